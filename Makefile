@@ -1,0 +1,42 @@
+# soundscape: `make test` and `make demo` do all set-up on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+DEBS := libopenal1 libegl1 libegl-mesa0 libgl1-mesa-dri
+
+.PHONY: test demo bench lint deps clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+# System libraries the tests and demo load (OpenAL for the real driver, EGL/Mesa
+# for headless drawing). Installed only when missing and only as root.
+deps:
+	@missing=""; for p in $(DEBS); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing$$missing"; apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else echo "warning: missing system packages:$$missing (run as root to install)"; fi; \
+	fi
+
+test: deps $(STAMP)
+	$(PY) -m pytest
+
+demo: deps $(STAMP)
+	$(PY) -m soundscape.demo_world --auto
+
+bench: deps $(STAMP)
+	$(PY) tests/bench/run.py
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy plugin components systems demo_world
+
+clean:
+	rm -rf $(VENV) out bench.json .pytest_cache .mypy_cache .ruff_cache

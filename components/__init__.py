@@ -1,0 +1,7 @@
+"""soundscape's esper components: plain slotted dataclasses, units in their names."""
+
+from __future__ import annotations
+
+from soundscape.components.spatial import Listener, Position
+
+__all__ = ["Listener", "Position"]

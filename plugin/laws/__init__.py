@@ -1,0 +1,1 @@
+"""Each runtime's arithmetic as pure functions: ``ac``, ``oni``, ``redguard``, ``modern``."""

@@ -1,0 +1,66 @@
+"""Plugin settings: one frozen record, validated when it is made."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PROFILES = ("ac", "oni", "redguard", "modern")
+"""The gain/pan/rate laws an emitter or channel bank can ask for (DESIGN.md)."""
+
+FEATURES = ("audio", "ac", "redguard", "occlusion", "oni")
+"""Every runtime the plugin can install; ``Settings.features`` picks a subset."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What a game chooses when it adds soundscape to its world.
+
+    Attributes:
+        seed: seeds every random stream; the same seed and inputs give the same mix.
+        base_priority: every plugin processor runs below this esper priority, so
+            the game's own processors (priority 0) move things first.
+        tick_hz: the fixed clock rate (Oni and Redguard count 60 Hz ticks).
+        profile: the default law for emitters that name none.
+        features: which runtimes to install.
+        backend: ``"offline"`` (render on demand), ``"pyglet"`` (a real player on
+            pyglet's audio driver) or ``"none"`` (no audio at all: events only).
+        sample_rate_hz: the mixer's output rate.
+        block_frames: the mixer's block size.
+        event_log_path: stream the event log to this JSON-lines file.
+        ambient_volume: AC ``SoundManager::ambient_sound_volume`` (the slider).
+        effect_volume: AC ``SoundManager::effect_sound_volume``.
+        sound_root: folder the sound bank resolves names in (None: synthesised only).
+    """
+
+    seed: int = 0
+    base_priority: int = -100
+    tick_hz: int = 60
+    profile: str = "modern"
+    features: tuple[str, ...] = FEATURES
+    backend: str = "offline"
+    sample_rate_hz: int = 48_000
+    block_frames: int = 1024
+    event_log_path: Path | None = None
+    ambient_volume: float = 1.0
+    effect_volume: float = 1.0
+    sound_root: Path | None = None
+    extra: dict[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.profile not in PROFILES:
+            raise ValueError(f"Settings.profile: unknown profile {self.profile!r}; one of {PROFILES}")
+        unknown = [f for f in self.features if f not in FEATURES]
+        if unknown:
+            raise ValueError(f"Settings.features: unknown feature(s) {unknown}; known: {FEATURES}")
+        if self.backend not in ("offline", "pyglet", "none"):
+            raise ValueError(f"Settings.backend: {self.backend!r} is not offline, pyglet or none")
+        if self.tick_hz <= 0:
+            raise ValueError(f"Settings.tick_hz must be positive, got {self.tick_hz}")
+        if self.sample_rate_hz <= 0 or self.block_frames <= 0:
+            raise ValueError("Settings.sample_rate_hz and Settings.block_frames must be positive")
+        for name in ("ambient_volume", "effect_volume"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value >= 0.0):
+                raise ValueError(f"Settings.{name} must be finite and >= 0, got {value!r}")
