@@ -42,7 +42,9 @@ class EventLog:
     ('play', None, 1)
     """
 
-    def __init__(self, clock: Clock, path: str | Path | None = None, keep: int | None = None) -> None:
+    def __init__(
+        self, clock: Clock, path: str | Path | None = None, keep: int | None = None
+    ) -> None:
         self.clock = clock
         self.records: list[EventRecord] = []
         self.keep = keep

@@ -7,8 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import esper
-
+from soundscape.clock import Clock
 from soundscape.context import Context
+from soundscape.events import EventLog
 from soundscape.phase import Phase, phase_priority
 from soundscape.settings import Settings
 from soundscape.system import SoundSystem
@@ -74,11 +75,13 @@ class SoundscapePlugin:
         return self.ctx
 
     @property
-    def clock(self):  # type: ignore[no-untyped-def]
+    def clock(self) -> Clock:
+        """The plugin's fixed-step clock."""
         return self.context.clock
 
     @property
-    def events(self):  # type: ignore[no-untyped-def]
+    def events(self) -> EventLog:
+        """The plugin's event log."""
         return self.context.events
 
     def install(self) -> SoundscapePlugin:

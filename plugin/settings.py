@@ -50,7 +50,9 @@ class Settings:
 
     def __post_init__(self) -> None:
         if self.profile not in PROFILES:
-            raise ValueError(f"Settings.profile: unknown profile {self.profile!r}; one of {PROFILES}")
+            raise ValueError(
+                f"Settings.profile: unknown profile {self.profile!r}; one of {PROFILES}"
+            )
         unknown = [f for f in self.features if f not in FEATURES]
         if unknown:
             raise ValueError(f"Settings.features: unknown feature(s) {unknown}; known: {FEATURES}")

@@ -1,0 +1,1 @@
+"""soundscape's processors: one ``esper.Processor`` (a ``SoundSystem``) per module."""
