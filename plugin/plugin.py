@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import esper
+
 from soundscape.clock import Clock
 from soundscape.context import Context
 from soundscape.events import EventLog

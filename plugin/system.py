@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import esper
+
 from soundscape.context import Context
 from soundscape.errors import SoundscapeError
 from soundscape.phase import Phase

@@ -1,0 +1,326 @@
+"""Channel banks: voice slots with the retail allocation policies.
+
+A ``ChannelBank`` owns ``count`` ``Channel`` components (one esper entity each)
+and hands them out by one of three policies:
+
+* ``oni``: ``SSiSoundChannels_GetChannelForPlay`` 0x47fab0 (free; lower
+  priority unlocked; quiet; quietest, taken from its ambient; priority 0 only
+  free), on channels of the sound's own kind.
+* ``redguard``: the first idle channel at or above a start index; none idle
+  drops the sound; playing sounds are never stolen.
+* ``virtual``: any number of logical voices; the mixer voices the loudest N.
+
+Runtimes talk to a bank through ``Handle`` values; a handle whose channel has
+since been given to another sound is stale and does nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+import esper
+
+from soundscape.components.channel import Channel, ChannelFlags, ChannelKind
+from soundscape.context import Context
+
+POLICIES = ("oni", "redguard", "virtual")
+ONI_QUIET_VOLUME = 0.1
+"""Oni's third rule takes an unlocked channel at this volume or less."""
+
+
+class Handle(NamedTuple):
+    """Names one start on one channel: (bank, channel index ``slot``, generation)."""
+
+    bank: str
+    slot: int
+    generation: int
+
+
+EndCallback = Callable[["ChannelBank", Handle, Channel, float], None]
+"""Called as ``fn(bank, handle, channel, overshoot_frames)`` when a sound ends."""
+StealCallback = Callable[["ChannelBank", Handle, Channel], None]
+"""Called as ``fn(bank, old_handle, channel)`` before a channel is taken from its owner."""
+
+
+class ChannelBank:
+    """A named set of channels with one allocation policy and one profile law."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        name: str,
+        *,
+        count: int,
+        policy: str,
+        profile: str,
+        stereo_count: int = 0,
+        real_voices: int | None = None,
+    ) -> None:
+        if policy not in POLICIES:
+            raise ValueError(f"channel bank {name!r}: unknown policy {policy!r}")
+        if count < 0 or not 0 <= stereo_count <= count:
+            raise ValueError(f"channel bank {name!r}: bad channel counts {count}/{stereo_count}")
+        self.ctx, self.name, self.policy, self.profile = ctx, name, policy, profile
+        self.real_voices = real_voices
+        self.channels: list[Channel] = []
+        self.entities: list[int] = []
+        self.on_end: list[EndCallback] = []
+        self.on_steal: list[StealCallback] = []
+        self.missing_reported: set[str] = set()
+        for index in range(count):
+            kind = ChannelKind.STEREO if index < stereo_count else ChannelKind.MONO
+            self._new_channel(kind)
+
+    def _new_channel(self, kind: ChannelKind) -> Channel:
+        channel = Channel(bank=self.name, index=len(self.channels), kind=kind, profile=self.profile)
+        self.channels.append(channel)
+        self.entities.append(esper.create_entity(channel))
+        return channel
+
+    # -- handles -------------------------------------------------------------
+
+    def handle(self, channel: Channel) -> Handle:
+        """The handle of ``channel``'s current start."""
+        return Handle(self.name, channel.index, channel.generation)
+
+    def get(self, handle: Handle | None) -> Channel | None:
+        """The channel ``handle`` names, or None when the handle is stale."""
+        if handle is None or handle.bank != self.name:
+            return None
+        if not 0 <= handle.slot < len(self.channels):
+            return None
+        channel = self.channels[handle.slot]
+        return channel if channel.generation == handle.generation else None
+
+    def is_playing(self, handle: Handle | None) -> bool:
+        channel = self.get(handle)
+        return channel is not None and channel.playing
+
+    # -- allocation ----------------------------------------------------------
+
+    def acquire(
+        self,
+        *,
+        priority: int = 1,
+        kind: ChannelKind = ChannelKind.MONO,
+        owner: int = -1,
+        start_index: int = 0,
+        lock: bool = False,
+        ambient: bool = False,
+        sound: str | None = None,
+    ) -> Handle | None:
+        """Find a channel by the bank's policy, or None (logged as a drop).
+
+        The channel gets a new generation, the owner and the lock; a sound it was
+        playing stops (logged as a steal). Play on it at once: an acquired
+        channel that is not played or locked counts as free.
+        """
+        channel = self._choose(priority, kind, start_index)
+        if channel is None:
+            self.ctx.events.emit(self.name, "drop", sound=sound, reason="no channel",
+                                 priority=priority, owner=owner)
+            return None
+        if channel.playing or channel.locked:
+            old = self.handle(channel)
+            for callback in self.on_steal:
+                callback(self, old, channel)
+            self.ctx.events.emit(self.name, "steal", sound=channel.sound, channel=channel.index,
+                                 by=sound, priority=priority, gain=channel.volume)
+        channel.generation += 1
+        channel.flags = ChannelFlags.NONE
+        if lock:
+            channel.flags |= ChannelFlags.LOCKED
+        if ambient:
+            channel.flags |= ChannelFlags.AMBIENT
+        channel.owner = owner
+        channel.sound = None
+        channel.fading = False
+        if self.policy != "oni":
+            channel.priority = priority  # Oni never writes a channel's priority (stays 1)
+        return self.handle(channel)
+
+    def _choose(self, priority: int, kind: ChannelKind, start_index: int) -> Channel | None:
+        if self.policy == "redguard":
+            return self._choose_redguard(start_index)
+        if self.policy == "virtual":
+            free = next((c for c in self.channels if not c.playing and not c.locked), None)
+            return free or self._new_channel(kind)
+        return self._choose_oni(priority, kind)
+
+    def _choose_redguard(self, start_index: int) -> Channel | None:
+        for channel in self.channels[max(start_index, 0):]:
+            if not channel.playing:
+                return channel
+        return None
+
+    def _choose_oni(self, priority: int, kind: ChannelKind) -> Channel | None:
+        """``SSiSoundChannels_GetChannelForPlay`` 0x47fab0, on channels of ``kind``."""
+        own_kind = [c for c in self.channels if c.kind == kind]
+        for channel in own_kind:
+            if not channel.locked and not channel.playing:
+                return channel
+        if priority <= 0:
+            return None  # ambient details only ever get a free channel
+        for channel in own_kind:
+            if not channel.locked and channel.priority < priority:
+                return channel
+        for channel in own_kind:
+            if not channel.locked and channel.priority <= priority and (
+                channel.volume <= ONI_QUIET_VOLUME
+            ):
+                return channel
+        candidates = [c for c in own_kind if c.priority <= priority and c.volume < 1.0]
+        return min(candidates, key=lambda c: c.volume, default=None)
+
+    # -- playing -------------------------------------------------------------
+
+    def play(
+        self,
+        handle: Handle | None,
+        sound: str,
+        *,
+        volume: float,
+        pan: float = 0.0,
+        pitch: float = 1.0,
+        rate_hz: float | None = None,
+        loop: bool = False,
+        position: tuple[float, float, float] | None = None,
+        effect: int = -1,
+        can_pan: bool = False,
+        offset_frames: float = 0.0,
+    ) -> bool:
+        """Start ``sound`` on the handle's channel; False for a stale handle or a
+        missing sound (the bank logs a missing name once)."""
+        channel = self.get(handle)
+        if channel is None:
+            return False
+        data = self.ctx.sounds.get(sound) if self.ctx.sounds is not None else None
+        if data is None:
+            if sound not in self.missing_reported:
+                self.missing_reported.add(sound)
+                self.ctx.events.emit(self.name, "missing", sound=sound, channel=channel.index)
+            return False
+        channel.sound, channel.effect, channel.position = sound, effect, position
+        channel.volume, channel.pan, channel.pitch = float(volume), float(pan), float(pitch)
+        channel.rate_hz = float(rate_hz) if rate_hz is not None else float(data.sample_rate_hz)
+        channel.loop = loop
+        channel.length_frames, channel.sample_rate_hz = data.frames, data.sample_rate_hz
+        channel.cursor_frames = float(offset_frames)
+        channel.started_tick = self.ctx.clock.tick
+        channel.flags |= ChannelFlags.PLAYING
+        channel.flags &= ~(ChannelFlags.UPDATING | ChannelFlags.PAUSED)
+        if loop:
+            channel.flags |= ChannelFlags.LOOPING
+        if can_pan:
+            channel.flags |= ChannelFlags.CAN_PAN
+        self.ctx.events.emit(self.name, "start", sound=sound, channel=channel.index, pos=position,
+                             gain=channel.volume, pan=channel.pan, owner=channel.owner)
+        return True
+
+    def stop(self, handle: Handle | None, reason: str = "stop") -> bool:
+        """Stop the handle's sound now (no end callback). False for a stale handle."""
+        channel = self.get(handle)
+        if channel is None or not channel.playing:
+            return False
+        channel.flags &= ~(ChannelFlags.PLAYING | ChannelFlags.LOOPING)
+        self.ctx.events.emit(self.name, "stop", sound=channel.sound, channel=channel.index,
+                             reason=reason)
+        return True
+
+    def release(self, handle: Handle | None) -> None:
+        """Unlock the handle's channel and drop its owner; a playing sound plays on."""
+        channel = self.get(handle)
+        if channel is not None:
+            channel.flags &= ~(ChannelFlags.LOCKED | ChannelFlags.AMBIENT)
+            channel.owner = -1
+
+    def set_volume(self, handle: Handle | None, volume: float) -> None:
+        if (channel := self.get(handle)) is not None:
+            channel.volume = float(volume)
+
+    def set_pan(self, handle: Handle | None, pan: float) -> None:
+        if (channel := self.get(handle)) is not None:
+            channel.pan = float(pan)
+
+    def set_pitch(self, handle: Handle | None, pitch: float) -> None:
+        if (channel := self.get(handle)) is not None:
+            channel.pitch = float(pitch)
+
+    def set_rate_hz(self, handle: Handle | None, rate_hz: float) -> None:
+        if (channel := self.get(handle)) is not None:
+            channel.rate_hz = float(rate_hz)
+
+    def set_position(self, handle: Handle | None, position: tuple[float, float, float]) -> None:
+        if (channel := self.get(handle)) is not None:
+            channel.position = position
+
+    def fade(self, handle: Handle | None, target: float, rate_per_tick: float) -> None:
+        """Oni volume fade (0x482000): move toward ``target`` by ``rate_per_tick``.
+
+        The fade starts only when the target changes: asking again for the target
+        already set leaves the volume where it is (the seed's re-take quirk).
+        """
+        channel = self.get(handle)
+        if channel is None or target == channel.fade_target:
+            return
+        channel.fade_target = float(target)
+        channel.fade_rate_per_tick = abs(float(rate_per_tick))
+        channel.fading = True
+
+    # -- time ----------------------------------------------------------------
+
+    def playback_rate_hz(self, channel: Channel) -> float:
+        """Source frames a second: Oni's 22,050 x pitch buffer, Redguard's rate,
+        else the sound's own rate times the pitch."""
+        if self.profile == "oni":
+            return 22050.0 * channel.pitch
+        if self.profile == "redguard":
+            return channel.rate_hz
+        return channel.sample_rate_hz * channel.pitch
+
+    def advance(self, ticks: int) -> None:
+        """Move every playing channel on by ``ticks``: fades, cursors and ends.
+
+        A sound that ends clears PLAYING, sets UPDATING and calls the ``on_end``
+        callbacks with the frames it overshot, so an owner can start the next
+        sound on the same channel without a gap.
+        """
+        tick_hz = self.ctx.clock.tick_hz
+        for channel in self.channels:
+            if channel.fading:
+                self._fade_step(channel, ticks)
+            channel.flags &= ~ChannelFlags.UPDATING
+            if not channel.playing or channel.flags & ChannelFlags.PAUSED:
+                continue
+            channel.cursor_frames += self.playback_rate_hz(channel) * ticks / tick_hz
+            if channel.cursor_frames < channel.length_frames:
+                continue
+            if channel.loop and channel.length_frames > 0:
+                channel.cursor_frames %= channel.length_frames
+                continue
+            overshoot = channel.cursor_frames - channel.length_frames
+            channel.flags &= ~ChannelFlags.PLAYING
+            channel.flags |= ChannelFlags.UPDATING
+            self.ctx.events.emit(self.name, "end", sound=channel.sound, channel=channel.index)
+            handle = self.handle(channel)
+            for callback in list(self.on_end):
+                callback(self, handle, channel, overshoot)
+
+    @staticmethod
+    def _fade_step(channel: Channel, ticks: int) -> None:
+        delta = channel.fade_target - channel.volume
+        step = channel.fade_rate_per_tick * ticks
+        if abs(delta) <= step:
+            channel.volume = channel.fade_target
+            channel.fading = False
+        else:
+            channel.volume += step if delta > 0 else -step
+
+
+def ensure_bank(ctx: Context, name: str, **kwargs: object) -> ChannelBank:
+    """The bank called ``name`` on ``ctx``, created with ``kwargs`` if it is new."""
+    bank = ctx.channels.get(name)
+    if bank is None:
+        bank = ctx.channels[name] = ChannelBank(ctx, name, **kwargs)  # type: ignore[arg-type]
+    return bank
