@@ -61,7 +61,8 @@ class SoundscapePlugin:
         >>> esper.process(1 / 60)
         >>> plugin.clock.tick
         1
-        >>> plugin.uninstall(); esper.delete_world("doctest-plugin")
+        >>> plugin.uninstall()
+        >>> esper.switch_world("default"); esper.delete_world("doctest-plugin")
     """
 
     def __init__(self, settings: Settings | None = None) -> None:
