@@ -8,6 +8,8 @@ of ``OSiCalc_PositionAndVolume`` and the flyby step (``occlusion_volume``,
 
 from __future__ import annotations
 
+import math
+
 # --- Occlusion and flyby geometry (OSiCalc_PositionAndVolume 0x511a00, flyby step 0x5157c0) ---
 
 OCCLUSION_MAX_WALLS = 3
@@ -98,3 +100,95 @@ def flyby_point(
         (d1 * p_before[1] - d0 * p_now[1]) / den,
         (d1 * p_before[2] - d0 * p_now[2]) / den,
     )
+
+
+# --- Channel laws (seed 001 "Channels", FORMULAS.md "Oni") ---
+
+ONI_SILENCE_CB = -10000
+"""DirectSound silence, hundredths of a dB."""
+
+ONI_AUDIBLE_ABOVE = 0.05
+"""A channel volume at or below this is written as silence (0x485480)."""
+
+ONI_CB_SCALE = 3333
+"""The buffer volume is ``round(3333 v) - 3333`` (0x485480)."""
+
+ONI_BUFFER_HZ = 22050.0
+"""Every channel is a 22,050 Hz buffer; the pitch multiplies it (0x485460)."""
+
+ONI_PAN_MIN_DISTANCE = 7.0
+"""Only sounds more than 7 units away pan (0x4853b0)."""
+
+
+def to_centibels(v: float) -> int:
+    """Oni's channel volume in hundredths of a dB (0x485480).
+
+    Above 0.05: ``round(3333 v) - 3333``; at or below: -10,000 (silence). Values
+    above 1 give a positive number, out of DirectSound's range (the mixer keeps the
+    previous volume, as the failed call did).
+
+    >>> to_centibels(1.0), to_centibels(0.5), to_centibels(0.05), to_centibels(0.051)
+    (0, -1667, -10000, -3163)
+    """
+    if not v > ONI_AUDIBLE_ABOVE:
+        return ONI_SILENCE_CB
+    return round(ONI_CB_SCALE * v) - ONI_CB_SCALE
+
+
+def distance_volume(d: float, near: float, far: float) -> float:
+    """Full volume up to ``near``, a straight line to zero at ``far`` (FORMULAS.md).
+
+    ``d`` is the sound distance (world distance / 3, Oni units).
+
+    >>> distance_volume(5.0, 10.0, 20.0), distance_volume(15.0, 10.0, 20.0)
+    (1.0, 0.5)
+    >>> distance_volume(20.0, 10.0, 20.0), distance_volume(25.0, 10.0, 10.0)
+    (0.0, 0.0)
+    """
+    if d <= near:
+        return 1.0
+    if d >= far or far <= near:
+        return 0.0
+    return (far - d) / (far - near)
+
+
+def far_side_gain(theta: float) -> float:
+    """The far side's gain for angle ``theta`` in [0, pi] between facing and the sound.
+
+    ``0.5 + |theta - pi/2| / pi``: 0.5 abeam, 1 ahead or behind (0x4853b0).
+
+    >>> far_side_gain(0.0), far_side_gain(math.pi / 2), far_side_gain(math.pi)
+    (1.0, 0.5, 1.0)
+    """
+    return 0.5 + abs(theta - math.pi / 2) / math.pi
+
+
+def pan_centibels(dx: float, dz: float, distance: float, heading_rad: float) -> int:
+    """Signed pan in hundredths of a dB for a sound ``(dx, dz)`` from the listener (0x4853b0).
+
+    Only the horizontal plane counts, and only sounds more than 7 units away
+    (``distance``, Oni units) pan. ``heading_rad`` is the listener's compass
+    heading (0 faces +z, clockwise). The far side is attenuated by
+    ``3333 - round(3333 x far_side_gain)``; positive attenuates the left side
+    (the sound is on the right).
+
+    >>> pan_centibels(10.0, 0.0, 10.0, 0.0), pan_centibels(-10.0, 0.0, 10.0, 0.0)
+    (1667, -1667)
+    >>> pan_centibels(0.0, 10.0, 10.0, 0.0), pan_centibels(5.0, 0.0, 5.0, 0.0)
+    (0, 0)
+    """
+    if not distance > ONI_PAN_MIN_DISTANCE or (dx == 0.0 and dz == 0.0):
+        return 0
+    rel = math.atan2(dx, dz) - heading_rad
+    rel = math.atan2(math.sin(rel), math.cos(rel))
+    attenuation = ONI_CB_SCALE - round(ONI_CB_SCALE * far_side_gain(abs(rel)))
+    return attenuation if rel > 0.0 else -attenuation
+
+
+def buffer_frequency(pitch: float) -> float:
+    """The channel buffer's frequency, ``22,050 x pitch`` Hz (0x485460).
+
+    >>> buffer_frequency(1.0), buffer_frequency(0.5)
+    (22050.0, 11025.0)
+    """
+    return ONI_BUFFER_HZ * pitch
