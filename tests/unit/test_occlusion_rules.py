@@ -1,0 +1,155 @@
+"""OSiCalc_PositionAndVolume's wall-count rules (seed 001, 0x511a00), one test per rule.
+
+Each rule is tested twice: on the pure ``count_walls`` over hand-made hits, and
+through walls placed in a real pymunk space with the ray cast from the place
+(0, 0, 0) to the listener on the +x axis.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from soundscape.components.occlusion import WALL_DOOR_PANEL, WALL_TWO_SIDED, Wall
+from soundscape.laws.oni import occlusion_volume
+from soundscape.occlusion_rules import WallHit, count_walls
+from soundscape.occlusion_space import WallSpace
+
+DOOR = WALL_DOOR_PANEL
+PLACE = (0.0, 0.0, 0.0)
+LISTENER = (20.0, 0.0, 0.0)
+AWAY = -1.0  # normal toward the place: the panel does not face the listener
+TOWARD = 1.0  # normal toward the listener: the panel faces it
+
+
+def across(x: float, flags: int = 0, object_id: int = -1, facing: float = AWAY) -> Wall:
+    """A wall across the x axis at ``x``, its normal along +x (facing) or -x."""
+    return Wall(x, -3.0, x, 3.0, flags, object_id, facing, 0.0)
+
+
+def count_in_space(*walls: Wall) -> int:
+    space = WallSpace()
+    # Added in reverse so pymunk's own order is not already the ray's order.
+    for entity, wall in reversed(list(enumerate(walls))):
+        space.set_wall(entity, wall)
+    return count_walls(space.hits(PLACE, LISTENER))
+
+
+def test_hits_are_ordered_from_the_place() -> None:
+    space = WallSpace()
+    for entity, x in enumerate([9.0, 2.0, 15.0, 5.0, 11.0]):
+        space.set_wall(entity, across(x))
+    distances = [h.distance for h in space.hits(PLACE, LISTENER)]
+    assert distances == pytest.approx([2.0, 5.0, 9.0, 11.0, 15.0])
+    back = [h.distance for h in space.hits(LISTENER, PLACE)]
+    assert back == pytest.approx([5.0, 9.0, 11.0, 15.0, 18.0])
+
+
+def test_no_wall_counts_zero_and_volume_one() -> None:
+    assert count_walls([]) == 0
+    assert count_in_space(Wall(0.0, 5.0, 20.0, 5.0)) == 0  # beside the ray
+    assert occlusion_volume(0) == 1.0
+
+
+def test_one_plain_wall() -> None:
+    assert count_walls([WallHit(5.0)]) == 1
+    assert count_in_space(across(5.0)) == 1
+    assert occlusion_volume(1) == pytest.approx(0.8 - 1 / 12)
+
+
+def test_two_walls() -> None:
+    assert count_walls([WallHit(5.0), WallHit(5.05)]) == 2  # plain walls: no spacing rule
+    assert count_in_space(across(5.0), across(12.0)) == 2
+    assert occlusion_volume(2) == pytest.approx(0.8 - 4 / 12)
+
+
+def test_four_walls_capped_at_three() -> None:
+    walls = count_in_space(across(3.0), across(6.0), across(9.0), across(12.0))
+    assert walls == 4
+    assert occlusion_volume(walls) == pytest.approx(0.8 - 9 / 12)
+    assert occlusion_volume(walls, 0.3) == 0.3  # max(min occlusion, 0.05)
+
+
+def test_skipped_flags_never_count() -> None:
+    for flag in (0x800, 0x4000, 0x40000, 0x8000000):
+        assert count_walls([WallHit(5.0, flag)]) == 0
+        assert count_in_space(across(5.0, flag), across(8.0)) == 1
+
+
+def test_hit_at_the_place_is_ignored() -> None:
+    assert count_walls([WallHit(0.0), WallHit(0.09), WallHit(0.1)]) == 1
+    # A wall through the place gives pymunk an alpha-0 hit: ignored.
+    assert count_in_space(across(0.0)) == 0
+    assert count_in_space(across(0.05), across(4.0)) == 1
+    assert count_in_space(across(0.11)) == 1
+
+
+def test_door_of_several_panels_is_one_object() -> None:
+    # 5 counts; 5.5, 6.5 and 7.2 each lie within 2 of the panel before them.
+    panels = [across(x, DOOR) for x in (5.0, 5.5, 6.5, 7.2)]
+    assert count_in_space(*panels) == 1
+    # 10 is 2.8 beyond the last panel (7.2): a second count.
+    assert count_in_space(*panels, across(10.0, DOOR)) == 2
+    assert count_walls([WallHit(d, DOOR) for d in (5.0, 5.5, 6.5, 7.2, 9.0)]) == 1
+
+
+def test_panel_facing_the_listener_counts_nothing() -> None:
+    assert count_walls([WallHit(5.0, DOOR, facing_dot=1.0)]) == 0
+    assert count_in_space(across(5.0, DOOR, facing=TOWARD)) == 0
+
+
+def test_panel_facing_away_counts() -> None:
+    assert count_walls([WallHit(5.0, DOOR, facing_dot=-1.0)]) == 1
+    assert count_in_space(across(5.0, DOOR, facing=AWAY)) == 1
+
+
+def test_two_sided_panel_never_faces() -> None:
+    assert count_walls([WallHit(5.0, DOOR | WALL_TWO_SIDED, facing_dot=1.0)]) == 1
+    assert count_in_space(across(5.0, DOOR | WALL_TWO_SIDED, facing=TOWARD)) == 1
+
+
+def test_facing_panel_within_three_takes_the_count_back() -> None:
+    # A thin door: in through a panel facing away, out through one facing the listener.
+    assert count_in_space(across(5.0, DOOR), across(7.9, DOOR, facing=TOWARD)) == 0
+    assert count_walls([WallHit(5.0, DOOR), WallHit(7.9, DOOR, facing_dot=1.0)]) == 0
+    # Out 3 or more beyond the counted panel: the count stays.
+    assert count_in_space(across(5.0, DOOR), across(8.1, DOOR, facing=TOWARD)) == 1
+    # The count is taken back once only.
+    hits = [WallHit(5.0, DOOR), WallHit(6.0, DOOR, facing_dot=1.0), WallHit(6.5, DOOR, 0, 1.0)]
+    assert count_walls(hits) == 0
+
+
+def test_spacing_is_eight_after_a_panel_that_faced() -> None:
+    thick = [across(5.0, DOOR), across(9.0, DOOR, facing=TOWARD)]  # 4 thick: no take-back
+    assert count_in_space(*thick) == 1
+    assert count_in_space(*thick, across(16.9, DOOR)) == 1  # 7.9 after a facing panel
+    assert count_in_space(*thick, across(17.1, DOOR)) == 2  # 8.1 after it
+    # Without a facing panel before it, 2 is enough.
+    assert count_in_space(across(5.0, DOOR), across(7.1, DOOR)) == 2
+
+
+def test_object_id_counts_once() -> None:
+    # The door's id 7: its back panel (facing, within 3) is skipped, not taken back.
+    assert count_in_space(across(5.0, DOOR, 7), across(6.0, DOOR, 7, TOWARD)) == 1
+    # Another panel of id 7 further on does not count; one of id 8 does.
+    assert count_in_space(across(5.0, DOOR, 7), across(10.0, DOOR, 7)) == 1
+    assert count_in_space(across(5.0, DOOR, 7), across(10.0, DOOR, 8)) == 2
+    # Without an id (-1) the far panel counts.
+    assert count_in_space(across(5.0, DOOR), across(10.0, DOOR)) == 2
+
+
+def test_quads_after_a_plain_wall_count_one_each() -> None:
+    # After a plain quad, door panels count one each, facing or within 2 alike.
+    assert count_in_space(across(3.0), across(5.0, DOOR), across(5.5, DOOR, facing=TOWARD)) == 3
+    assert count_walls([WallHit(3.0), WallHit(5.0, DOOR), WallHit(5.5, DOOR, facing_dot=1)]) == 3
+
+
+def test_door_run_then_plain_wall() -> None:
+    assert count_in_space(across(5.0, DOOR), across(5.5, DOOR), across(6.0)) == 2
+
+
+def test_volume_rules() -> None:
+    assert occlusion_volume(0, 0.5) == 1.0
+    assert occlusion_volume(1, 0.995) == 1.0  # min occlusion above 0.99: 1
+    assert occlusion_volume(1, 0.99) == 0.99
+    assert occlusion_volume(2, 0.5) == 0.5
+    assert occlusion_volume(3) == pytest.approx(0.05)
