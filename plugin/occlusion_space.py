@@ -2,10 +2,11 @@
 
 Oni casts ``AKrCollision_Point`` (0x4412d0) from a sound's place to the listener
 and gets every quad on the way. Here each ``Wall`` component is a static pymunk
-segment on the floor plan (x, z); a ray is ``Space.segment_query`` from the place
-to the listener. pymunk gives the hits unsorted, so they are ordered by ``alpha``
-(from the place). Nothing ever steps the space: queries need no step, and a moved
-wall is re-indexed with ``reindex_static``.
+segment on the floor plan (x, z); a ray is a Chipmunk segment query
+(``occlusion_rays.RayCaster``) from the place to the listener. pymunk gives the
+hits unsorted, so they are ordered by ``alpha`` (from the place). Nothing ever
+steps the space: queries need no step, and a moved wall is re-indexed with
+``reindex_static``.
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from operator import itemgetter
 
 import pymunk
 
 from soundscape.components.occlusion import WALL_SKIPPED_FLAGS, Wall
 from soundscape.errors import InputError
+from soundscape.occlusion_rays import RayCaster
 from soundscape.occlusion_rules import WallHit
 
 _SKIPPED_CATEGORY = 0b10
@@ -27,6 +29,8 @@ _SKIPPED_CATEGORY = 0b10
 _ALL = pymunk.ShapeFilter.ALL_CATEGORIES()
 _RAY_FILTER = pymunk.ShapeFilter(mask=_ALL & ~_SKIPPED_CATEGORY)
 _SKIPPED_FILTER = pymunk.ShapeFilter(categories=_SKIPPED_CATEGORY)
+
+_alpha = itemgetter(0)
 
 MIN_WALL_LENGTH_M = 1e-6
 """A wall shorter than this has no direction and no normal: it is refused."""
@@ -91,6 +95,7 @@ class WallSpace:
         self.space = pymunk.Space()
         self._walls: dict[int, _Mirrored] = {}
         self.rays_cast = 0
+        self.rays = RayCaster(self.space, _RAY_FILTER)
 
     def __len__(self) -> int:
         return sum(1 for m in self._walls.values() if m.shape is not None)
@@ -113,6 +118,7 @@ class WallSpace:
             normal = check_wall(key)
         except InputError:
             if mirrored is not None and mirrored.shape is not None:
+                self.rays.forget(mirrored.shape)
                 self.space.remove(mirrored.shape)
             self._walls[entity] = _Mirrored(key, None)
             raise
@@ -126,8 +132,7 @@ class WallSpace:
             self.space.add(shape)
             moved = False
         shape.filter = _SKIPPED_FILTER if flags & WALL_SKIPPED_FLAGS else _RAY_FILTER
-        shape_any: Any = shape
-        shape_any.wall_info = (flags, object_id, normal[0], normal[1])
+        self.rays.register(shape, (flags, object_id, normal[0], normal[1]))
         self._walls[entity] = _Mirrored(key, shape)
         if moved and reindex:
             self.space.reindex_static()
@@ -139,6 +144,7 @@ class WallSpace:
         if mirrored is None:
             return False
         if mirrored.shape is not None:
+            self.rays.forget(mirrored.shape)
             self.space.remove(mirrored.shape)
         return True
 
@@ -182,18 +188,13 @@ class WallSpace:
         self.rays_cast += 1
         if dx * dx + dz * dz <= 1e-18:
             return []
-        infos = self.space.segment_query((px, pz), (lx, lz), 0.0, _RAY_FILTER)
-        if not infos:
+        raw = self.rays.cast((px, pz), (lx, lz))
+        if not raw:
             return []
         length = math.sqrt(dx * dx + (ly - py) ** 2 + dz * dz) * self.units_per_m
-        if len(infos) > 1:
-            infos.sort(key=_alpha)
-        out = []
-        for info in infos:
-            flags, object_id, nx, nz = info.shape.wall_info
-            out.append(WallHit(info.alpha * length, flags, object_id, nx * dx + nz * dz))
-        return out
-
-
-def _alpha(info: pymunk.SegmentQueryInfo) -> float:
-    return info.alpha
+        if len(raw) > 1:
+            raw.sort(key=_alpha)
+        return [
+            WallHit(alpha * length, flags, object_id, nx * dx + nz * dz)
+            for alpha, (flags, object_id, nx, nz) in raw
+        ]

@@ -1,0 +1,141 @@
+"""Occlusion and flyby speed: pymunk rays with the counting rules, the OCCLUSION tick, flybys.
+
+Figures:
+    occlusion_rays_per_ms: rays of 5-150 m through 200 walls, hits ordered and
+        counted by OSiCalc_PositionAndVolume's rules (target >= 200).
+    occlusion_tick_us: one OCCLUSION phase (walls mirrored, hearing of 1,000
+        placed records, the due twelfth recounted and logged) (target < 1,000).
+    flyby_tick_us: one FLYBYS phase with 24 records in flight (target < 100).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from pathlib import Path
+
+import esper
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import median_seconds  # noqa: E402
+
+from soundscape import Settings, SoundscapePlugin  # noqa: E402
+from soundscape.components.occlusion import WALL_DOOR_PANEL, Flyby, Occluded, Wall  # noqa: E402
+from soundscape.components.spatial import Listener, Position  # noqa: E402
+
+SIZE_M = 200.0
+
+
+def _walls(rng: random.Random, n: int = 200) -> list[Wall]:
+    walls = []
+    for i in range(n):
+        x, z = rng.uniform(0.0, SIZE_M), rng.uniform(0.0, SIZE_M)
+        angle, length = rng.uniform(0.0, math.pi), rng.uniform(2.0, 12.0)
+        flags = WALL_DOOR_PANEL if i % 5 == 0 else 0
+        walls.append(Wall(x, z, x + length * math.cos(angle), z + length * math.sin(angle), flags))
+    return walls
+
+
+def _rays(rng: random.Random, n: int) -> list[tuple[tuple[float, float, float], ...]]:
+    rays = []
+    for _ in range(n):
+        x, z = rng.uniform(0.0, SIZE_M), rng.uniform(0.0, SIZE_M)
+        length, angle = rng.uniform(5.0, 150.0), rng.uniform(0.0, 2.0 * math.pi)
+        rays.append(((x, 1.0, z), (x + length * math.cos(angle), 1.7, z + length * math.sin(angle))))
+    return rays
+
+
+def _plugin(name: str) -> SoundscapePlugin:
+    esper.switch_world(name)
+    return SoundscapePlugin(Settings(seed=1, backend="none", features=("occlusion",))).install()
+
+
+def _done(plugin: SoundscapePlugin, name: str) -> None:
+    plugin.uninstall()
+    esper.switch_world("default")
+    esper.delete_world(name)
+
+
+def bench_rays() -> float:
+    plugin = _plugin("bench-occlusion-rays")
+    rng = random.Random(5)
+    for wall in _walls(rng):
+        esper.create_entity(wall)
+    esper.process(1 / 60)
+    service = plugin.context.occlusion
+    rays = _rays(rng, 2000)
+
+    def cast() -> None:
+        for place, listener in rays:
+            service.count(place, listener)
+
+    seconds = median_seconds(cast, repeats=15, warmup=2)
+    _done(plugin, "bench-occlusion-rays")
+    return len(rays) / (seconds * 1000.0)
+
+
+def bench_occlusion_tick() -> float:
+    plugin = _plugin("bench-occlusion-tick")
+    plugin.context.events.keep = 10_000
+    rng = random.Random(6)
+    for wall in _walls(rng):
+        esper.create_entity(wall)
+    esper.create_entity(Listener(), Position(SIZE_M / 2, 1.7, SIZE_M / 2))
+    for i in range(1000):
+        x, z = rng.uniform(0.0, SIZE_M), rng.uniform(0.0, SIZE_M)
+        esper.create_entity(Position(x, 1.0, z), Occluded(far=60.0, cache_index=i))
+    for _ in range(24):
+        esper.process(1 / 60)
+    seconds = median_seconds(lambda: esper.process(1 / 60), repeats=240, warmup=12)
+    _done(plugin, "bench-occlusion-tick")
+    return seconds * 1e6
+
+
+def bench_flyby_tick() -> float:
+    plugin = _plugin("bench-flyby-tick")
+    plugin.context.events.keep = 10_000
+    rng = random.Random(7)
+    for wall in _walls(rng):
+        esper.create_entity(wall)
+    esper.create_entity(Listener(), Position(SIZE_M / 2, 1.7, SIZE_M / 2))
+    shots = []
+    for _ in range(24):
+        pos = Position(rng.uniform(0.0, SIZE_M), 1.5, rng.uniform(0.0, SIZE_M))
+        esper.create_entity(Flyby("mb_flyby", far=40.0), pos)
+        shots.append((pos, rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0)))
+    esper.process(1 / 60)
+    system = next(i.processor for i in plugin.installed if type(i.processor).__name__ == "FlybySystem")
+    clock = plugin.context.clock
+
+    def tick() -> None:
+        for pos, vx, vz in shots:  # the game moves its projectiles (not timed separately)
+            pos.x_m = (pos.x_m + vx) % SIZE_M
+            pos.z_m = (pos.z_m + vz) % SIZE_M
+        clock.step(1)
+        system.process()
+
+    # Time the game's moves alone and take them off.
+    def moves() -> None:
+        for pos, vx, vz in shots:
+            pos.x_m = (pos.x_m + vx) % SIZE_M
+            pos.z_m = (pos.z_m + vz) % SIZE_M
+
+    total = median_seconds(tick, repeats=600, warmup=20)
+    game = median_seconds(moves, repeats=600, warmup=20)
+    _done(plugin, "bench-flyby-tick")
+    return max(total - game, 0.0) * 1e6
+
+
+def run() -> dict[str, float]:
+    return {
+        "occlusion_rays_per_ms": bench_rays(),
+        "occlusion_tick_us": bench_occlusion_tick(),
+        "flyby_tick_us": bench_flyby_tick(),
+    }
+
+
+if __name__ == "__main__":
+    for key, value in run().items():
+        print(f"{key}: {value:.4g}")
