@@ -1,0 +1,323 @@
+"""Asheron's Call ambient arithmetic as pure functions (seed 000 and FORMULAS.md, "AC").
+
+Everything here is byte-checked retail arithmetic: the inverse-square cell weight
+(``Ambient::CalcWeight``), the 8-way compass classification (``Ambient::CalcDir``),
+the compass heading of a direction (``LandDefs::heading``), the block-corrected
+offset (``Position::get_offset`` / ``LandDefs::get_block_offset``), the terrain-word
+decode (``CLandBlock::add_ambient_sounds``), ``Random::RollDice`` and the ambient
+volume chain (``SoundManager::GetAttenuation`` with the slider applied twice).
+
+Float semantics: retail keeps these values in ``float`` members and compares
+them with ``float`` constants. Where that matters the functions round each
+operation to float32 (``f32``); this matches an SSE float build bit for bit and
+the x87 build wherever its extended registers are stored back to floats.
+"""
+
+from __future__ import annotations
+
+import math
+from enum import IntEnum
+from typing import Protocol
+
+import numpy as np
+
+MIN_DIST_M = 20.0
+"""``Ambient::ambient_sound_min_dist`` 0x81f148: full-weight radius."""
+MIN_DIST_SQ = 400.0
+"""``Ambient::ambient_sound_min_dist_sq`` 0x81f14c."""
+MAX_DIST_M = 120.0
+"""``Ambient::ambient_sound_max_dist`` 0x81f150: cull radius."""
+MAX_DIST_SQ = 14400.0
+"""``Ambient::ambient_sound_max_dist_sq`` 0x81f154."""
+IN_VIEWER_DIST_SQ = MIN_DIST_SQ * 0.5
+"""``CalcDir``'s in-viewer-block threshold: 200 m^2 (14.142 m)."""
+MIN_VOLUME = float(np.float32(0.03))
+"""``Ambient::ambient_sound_min_vol`` 0x81f158 as the float it is (0.0299999993)."""
+F_EPSILON = float(np.float32(0.0002))
+"""``F_EPSILON`` 0x7cb0a0 as a float (axis degeneracy in ``CalcDir``)."""
+DIAGONAL_RATIO = 2.0
+"""0x7c5e24: both axis ratios at most 2 make a diagonal."""
+HEADING_SPREAD_RAD = float(np.float32(math.pi / 8))
+"""0x81f1b0: the 22.5 degree cone an intermittent sound is jittered in (+-11.25)."""
+NEAR_MIN_DIST_M = 4.0
+"""In-viewer-block shell inner radius (``5.0f - 1.0f``)."""
+HALF_MIN_DIST_M = MIN_DIST_M * 0.5
+"""10 m: the shell half-thickness and the in-viewer outer radius."""
+VOL_MIN_DIST_M = 5.0
+"""``VOL_MIN_DIST`` 0x7caeac: the attenuation knee."""
+VOL_MIN_DIST_SQ = 25.0
+"""``VOL_MIN_DIST_SQ`` 0x86f404."""
+VOL_MIN_DB = -50
+"""``VOL_MIN``: an integer dB below this is rejected (FORMULAS.md)."""
+SQUARE_LENGTH_M = 24.0
+"""``LandDefs::square_length`` 0x799128: one land cell."""
+SIDE_CELL_COUNT = 8
+SIDE_VERTEX_COUNT = 9
+BLOCK_LENGTH_M = SQUARE_LENGTH_M * SIDE_CELL_COUNT
+"""192 m per landblock."""
+PAN_MAX = 15
+
+
+def f32(value: float) -> float:
+    """``value`` rounded to the nearest float32, as a Python float.
+
+    >>> f32(0.1)
+    0.10000000149011612
+    """
+    return float(np.float32(value))
+
+
+class Direction(IntEnum):
+    """``LandDefs::Direction`` as ``Ambient::CalcDir`` returns it."""
+
+    IN_VIEWER_BLOCK = 0
+    NORTH_OF_VIEWER = 1
+    SOUTH_OF_VIEWER = 2
+    EAST_OF_VIEWER = 3
+    WEST_OF_VIEWER = 4
+    NORTHWEST_OF_VIEWER = 5
+    SOUTHWEST_OF_VIEWER = 6
+    NORTHEAST_OF_VIEWER = 7
+    SOUTHEAST_OF_VIEWER = 8
+
+
+_HEADINGS_RAD = (
+    0.0,
+    0.0,
+    f32(math.pi),
+    f32(math.pi / 2),
+    f32(3 * math.pi / 2),
+    f32(7 * math.pi / 4),
+    f32(5 * math.pi / 4),
+    f32(math.pi / 4),
+    f32(3 * math.pi / 4),
+)
+
+IN_VIEWER_EXPANSION = tuple(Direction(d) for d in range(1, 9))
+"""``IntermitSound::AddTo``'s order for an in-viewer source: N S E W NW SW NE SE."""
+
+
+def direction_heading(direction: int) -> float:
+    """``LandDefs::heading`` 0x5a9a30: compass radians (north 0, clockwise).
+
+    ``IN_VIEWER_BLOCK`` and any out-of-range value give 0.0 (the jump table's default).
+
+    >>> round(direction_heading(Direction.WEST_OF_VIEWER), 6)
+    4.712389
+    >>> direction_heading(42)
+    0.0
+    """
+    index = int(direction)
+    return _HEADINGS_RAD[index] if 0 <= index < len(_HEADINGS_RAD) else 0.0
+
+
+def calc_weight(x: float, y: float, z: float = 0.0) -> float:
+    """``Ambient::CalcWeight`` 0x550dd0: 1 inside 20 m, ``400/d^2`` out to 120 m, else 0.
+
+    ``d^2`` is the float32 sum ``x*x + y*y + z*z``; the comparisons are strict
+    (exactly 20 m already takes the ``400/d^2`` branch, which is 1.0 there;
+    exactly 120 m is kept).
+
+    >>> calc_weight(19.0, 0.0), calc_weight(20.0, 0.0), calc_weight(40.0, 0.0)
+    (1.0, 1.0, 0.25)
+    >>> round(calc_weight(120.0, 0.0), 7), calc_weight(120.01, 0.0)
+    (0.0277778, 0.0)
+    """
+    x, y, z = f32(x), f32(y), f32(z)
+    d2 = f32(f32(f32(x * x) + f32(y * y)) + f32(z * z))
+    if d2 > MAX_DIST_SQ:
+        return 0.0
+    if d2 < MIN_DIST_SQ:
+        return 1.0
+    return f32(MIN_DIST_SQ / d2)
+
+
+def calc_dir(x: float, y: float) -> Direction:
+    """``Ambient::CalcDir`` 0x550e40: the 8-way compass wedge of a listener-to-source offset.
+
+    AC frame: x east, y north; z is ignored. Within 14.142 m (``x^2+y^2 < 200``)
+    the source is ``IN_VIEWER_BLOCK``. Otherwise a cardinal owns the wedge where
+    one axis is more than twice the other; the diagonals own the 1:2..2:1 band.
+    Ratios and the epsilon are float32.
+
+    >>> calc_dir(14.0, 0.0).name, calc_dir(0.0, 30.0).name, calc_dir(30.0, 30.0).name
+    ('IN_VIEWER_BLOCK', 'NORTH_OF_VIEWER', 'NORTHEAST_OF_VIEWER')
+    >>> calc_dir(-30.0, 14.0).name, calc_dir(-30.0, 16.0).name
+    ('WEST_OF_VIEWER', 'NORTHWEST_OF_VIEWER')
+    """
+    x, y = f32(x), f32(y)
+    ax, ay = abs(x), abs(y)
+    if f32(f32(x * x) + f32(y * y)) < IN_VIEWER_DIST_SQ:
+        return Direction.IN_VIEWER_BLOCK
+    if ax < F_EPSILON or f32(ay / ax) > DIAGONAL_RATIO:
+        return Direction.SOUTH_OF_VIEWER if y < 0 else Direction.NORTH_OF_VIEWER
+    if ay < F_EPSILON or f32(ax / ay) > DIAGONAL_RATIO:
+        return Direction.WEST_OF_VIEWER if x < 0 else Direction.EAST_OF_VIEWER
+    if x >= 0:
+        return Direction.NORTHEAST_OF_VIEWER if y >= 0 else Direction.SOUTHEAST_OF_VIEWER
+    return Direction.NORTHWEST_OF_VIEWER if y >= 0 else Direction.SOUTHWEST_OF_VIEWER
+
+
+def decode_terrain_word(word: int) -> tuple[int, int]:
+    """(terrain type, scene index) of a land vertex's terrain word.
+
+    ``CLandBlock::add_ambient_sounds`` 0x530310: ``t = (w >> 2) & 0x1F``, ``s = w >> 11``.
+
+    >>> decode_terrain_word((3 << 11) | (5 << 2))
+    (5, 3)
+    """
+    return (word >> 2) & 0x1F, word >> 11
+
+
+def block_of(objcell_id: int) -> tuple[int, int]:
+    """Landblock (x, y) of an objcell id: bits 24-31 and 16-23."""
+    return (objcell_id >> 24) & 0xFF, (objcell_id >> 16) & 0xFF
+
+
+def outdoor_cell_id(block_x: int, block_y: int, cell_x: int, cell_y: int) -> int:
+    """The objcell id of land cell (``cell_x``, ``cell_y``) of a landblock.
+
+    The low 16 bits are ``cell_x * 8 + cell_y + 1`` (1..64; x-major like the
+    landblock's vertex and cell arrays).
+
+    >>> hex(outdoor_cell_id(0xA9, 0xB4, 0, 0)), hex(outdoor_cell_id(0xA9, 0xB4, 7, 7))
+    ('0xa9b40001', '0xa9b40040')
+    """
+    return (block_x << 24) | (block_y << 16) | (cell_x * SIDE_CELL_COUNT + cell_y + 1)
+
+
+def get_block_offset(from_cell: int, to_cell: int) -> tuple[float, float, float]:
+    """``LandDefs::get_block_offset`` 0x43e630: metres from one landblock's origin to another's.
+
+    0 for the same landblock; else the landblock difference in land-cell units
+    times 24 m in x and y, 0 in z.
+
+    >>> get_block_offset(0x0A0B0001, 0x0B0A0001)
+    (192.0, -192.0, 0.0)
+    """
+    if (from_cell >> 16) == (to_cell >> 16):
+        return (0.0, 0.0, 0.0)
+    bx1, by1 = block_of(from_cell)
+    bx2, by2 = block_of(to_cell)
+    dx = (bx2 * SIDE_CELL_COUNT - bx1 * SIDE_CELL_COUNT) * SQUARE_LENGTH_M
+    dy = (by2 * SIDE_CELL_COUNT - by1 * SIDE_CELL_COUNT) * SQUARE_LENGTH_M
+    return (dx, dy, 0.0)
+
+
+def get_offset(
+    from_cell: int,
+    from_origin: tuple[float, float, float],
+    to_cell: int,
+    to_origin: tuple[float, float, float],
+) -> tuple[float, float, float]:
+    """``Position::get_offset`` 0x509f60: ``block_offset + to.origin - from.origin`` in float32.
+
+    Origins are landblock-local (AC frame: x east, y north, z up).
+
+    >>> get_offset(0x0A0A0001, (10.0, 10.0, 0.0), 0x0B0A0001, (0.0, 0.0, 5.0))
+    (182.0, -10.0, 5.0)
+    """
+    blk = get_block_offset(from_cell, to_cell)
+    return (
+        f32(f32(blk[0] + to_origin[0]) - from_origin[0]),
+        f32(f32(blk[1] + to_origin[1]) - from_origin[1]),
+        f32(f32(blk[2] + to_origin[2]) - from_origin[2]),
+    )
+
+
+class UnitSource(Protocol):
+    """Anything with AC's ``rand()/32768`` draw (``soundscape.rng.MsvcRand``)."""
+
+    def unit(self) -> float: ...
+
+
+def roll_dice(lo: float, hi: float, rng: UnitSource) -> float:
+    """``Random::RollDice`` 0x42c600: uniform between ``lo`` and ``hi`` from one draw.
+
+    Equal bounds return ``lo`` without drawing; inverted bounds are swapped. The
+    sum is kept in double (x87 registers); callers compare it with their float
+    fields.
+
+    >>> from soundscape.rng import MsvcRand
+    >>> r = MsvcRand(1)
+    >>> roll_dice(3.0, 3.0, r), r.state
+    (3.0, 1)
+    >>> round(roll_dice(10.0, 0.0, r), 6)  # swapped: 0 + 10 * (41 / 32767)
+    0.012513
+    """
+    if lo == hi:
+        return lo
+    if hi < lo:
+        lo, hi = hi, lo
+    return lo + (hi - lo) * rng.unit()
+
+
+def get_attenuation(distance_m: float, volume: float, ambient_volume: float = 1.0) -> int | None:
+    """``SoundManager::GetAttenuation`` 0x550020 with ``isAmbient = 1``: integer dB or None.
+
+    ``volume`` is what ``PlayAmbientSound[FromCenter]`` passes (already times the
+    slider once). Past the 5 m knee ``v = 25 * volume / d^2``; ``v`` is clamped to
+    1.0, multiplied by the slider again, and ``ceil(20 log10 v)`` below
+    ``VOL_MIN`` (-50 dB) or ``v <= 0`` is rejected (None). ``volume`` and the
+    distance are float arguments: they are rounded to float32 first, which is why
+    a volume of 0.1 gives -19 dB, not -20.
+
+    >>> get_attenuation(0.0, 0.5), get_attenuation(10.0, 1.0), get_attenuation(0.0, 0.1)
+    (-6, -12, -19)
+    """
+    dist, v = f32(distance_m), f32(volume)
+    if dist > VOL_MIN_DIST_M:
+        v = VOL_MIN_DIST_SQ * v / (dist * dist)
+    if v > 1.0:
+        v = 1.0
+    v *= f32(ambient_volume)
+    if not v > 0.0:
+        return None
+    db = math.ceil(20.0 * math.log10(v))
+    return None if db < VOL_MIN_DB else int(db)
+
+
+def attenuation_db(distance_m: float, volume: float, ambient_volume: float = 1.0) -> int | None:
+    """The whole ambient volume chain: slider in ``PlayAmbient*``, then ``GetAttenuation``.
+
+    ``volume`` is the ambient's ``GetVolume()`` (constant: the crossfaded volume,
+    intermittent: the authored volume). The slider applies twice, so at 0.5 an
+    ambient is 0.25 (-12 dB). Returns integer dB, or None when rejected.
+
+    >>> attenuation_db(0.0, 1.0, 0.5), attenuation_db(0.0, 1.0, 1.0)
+    (-12, 0)
+    """
+    return get_attenuation(distance_m, f32(f32(volume) * f32(ambient_volume)), ambient_volume)
+
+
+def db_to_gain(db: int) -> float:
+    """Linear gain of an integer dB (DirectSound: 100 * dB hundredths, 10^(mB/2000)).
+
+    >>> round(db_to_gain(-6), 4)
+    0.5012
+    """
+    return 10.0 ** (db / 20.0)
+
+
+def bearing_deg(dx: float, dy: float) -> float:
+    """Compass bearing in degrees (north 0, clockwise) of an AC-frame offset.
+
+    >>> bearing_deg(1.0, 0.0), bearing_deg(0.0, -1.0)
+    (90.0, 180.0)
+    """
+    return math.degrees(math.atan2(dx, dy)) % 360.0
+
+
+def pan(bearing_deg: float, listener_heading_deg: float, distance_m: float) -> int:
+    """Pan of a positioned sound, -15..15, positive to the right (FORMULAS.md "AC").
+
+    ``trunc(15 sin(bearing - heading))``; no pan when ``int(distance) < 5``.
+    DirectSound receives ``pan * 100`` hundredths of a dB.
+
+    >>> pan(90.0, 0.0, 20.0), pan(270.0, 0.0, 20.0), pan(45.0, 0.0, 20.0), pan(90.0, 0.0, 4.9)
+    (15, -15, 10, 0)
+    """
+    if int(distance_m) < int(VOL_MIN_DIST_M):
+        return 0
+    value = math.trunc(PAN_MAX * math.sin(math.radians(bearing_deg - listener_heading_deg)))
+    return max(-PAN_MAX, min(PAN_MAX, value))
