@@ -1,0 +1,18 @@
+"""Phase OBJECT_UPDATE step 0: Redguard sound maintenance (before object updates)."""
+
+from __future__ import annotations
+
+from soundscape.phase import Phase
+from soundscape.rg_maintenance import maintenance
+from soundscape.system import SoundSystem
+
+
+class RgMaintenanceSystem(SoundSystem):
+    """Samples the camera, clears the reset flag, runs the periodic-reset accumulator."""
+
+    phase = Phase.OBJECT_UPDATE
+    step = 0
+    source = "redguard"
+
+    def _tick(self, ticks: int) -> None:
+        maintenance(self.ctx.redguard, ticks)

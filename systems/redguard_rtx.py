@@ -1,0 +1,17 @@
+"""Phase OBJECT_UPDATE step 7: the periodic RTX cache update (after dialogue)."""
+
+from __future__ import annotations
+
+from soundscape.phase import Phase
+from soundscape.system import SoundSystem
+
+
+class RgRtxCacheSystem(SoundSystem):
+    """Keeps playing entries, forgets finished samples, ages and releases unused entries."""
+
+    phase = Phase.OBJECT_UPDATE
+    step = 7
+    source = "redguard"
+
+    def _tick(self, ticks: int) -> None:
+        self.ctx.redguard.rtx.update(ticks)

@@ -1,0 +1,17 @@
+"""Phase OBJECT_UPDATE step 1: Redguard native tasks (AmbientSound, AmbientRTX, RTX, RTXp)."""
+
+from __future__ import annotations
+
+from soundscape.phase import Phase
+from soundscape.system import SoundSystem
+
+
+class RgTaskSystem(SoundSystem):
+    """Invokes every running native task once, in call order (ordinary object updates)."""
+
+    phase = Phase.OBJECT_UPDATE
+    step = 1
+    source = "redguard"
+
+    def _tick(self, ticks: int) -> None:
+        self.ctx.redguard.tasks.run(ticks)
