@@ -65,6 +65,9 @@ class Spot:
     x_m: float
     z_m: float
 
+    def as_xz(self) -> tuple[float, float]:
+        return (self.x_m, self.z_m)
+
 
 @dataclass(slots=True)
 class Village:

@@ -64,7 +64,7 @@ def blocked(village: Village, ax: float, az: float, bx: float, bz: float) -> boo
 def place_listener(
     listener: Listener, walker: Walker, village: Village, x_m: float, z_m: float
 ) -> None:
-    """Indoors or out: the AC runtime hears terrain only outdoors (``CellManager::ChangePosition``)."""
+    """Indoors or out: AC hears terrain only outdoors (``CellManager::ChangePosition``)."""
     building = village.building_at(x_m, z_m)
     if building is None:
         listener.outdoors = True

@@ -163,7 +163,9 @@ class Terrain:
         return self.heights_m[bx * n: bx * n + n + 1, bz * n: bz * n + n + 1].copy()
 
 
-def generate_terrain(seed: int, blocks_x: int = LANDBLOCKS_X, blocks_z: int = LANDBLOCKS_Z) -> Terrain:
+def generate_terrain(
+    seed: int, blocks_x: int = LANDBLOCKS_X, blocks_z: int = LANDBLOCKS_Z
+) -> Terrain:
     """The seeded terrain of the demo world (same seed, same terrain)."""
     if blocks_x < 4 or blocks_z < 4:
         raise ValueError("the demo world needs at least 4 x 4 landblocks")

@@ -1,0 +1,105 @@
+"""``DemoGame``: the demo's esper world with soundscape installed and the village in it.
+
+The window and the headless tour drive the same game: they set the player's
+``Walker`` input (or move her along the route) and call ``step(dt)``, which
+runs esper once: the game's own processors (walking, the archer's bolts, the
+village director) first, then soundscape's phases.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import esper
+
+from soundscape import Settings, SoundscapePlugin
+from soundscape.components.spatial import Listener, Position
+from soundscape.context import Context
+from soundscape.demo_world.director import Director
+from soundscape.demo_world.population import populate
+from soundscape.demo_world.village import Village, build_village
+from soundscape.demo_world.walker import EAR_HEIGHT_M, Walker, WalkSystem, place_listener
+from soundscape.demo_world.world import Terrain, generate_terrain
+
+TICK_S = 1.0 / 60.0
+_game_ids = itertools.count()
+
+
+class DemoGame:
+    """The walk-around world.
+
+    Args:
+        seed: seeds the terrain and every soundscape random stream.
+        backend: soundscape's backend: ``"pyglet"`` in the window, ``"offline"`` on tour.
+        event_log_path: stream the event log here (JSON lines).
+        start: where the player starts (x, z metres), default the village's west road.
+        world_name: the esper world to build in (default a fresh one).
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        backend: str = "offline",
+        event_log_path: Path | None = None,
+        start: tuple[float, float] | None = None,
+        heading_rad: float = 1.5707963,
+        world_name: str | None = None,
+        settings_extra: dict[str, object] | None = None,
+    ) -> None:
+        self.seed = seed
+        self.previous_world = esper.current_world
+        self.world_name = world_name or f"soundscape-demo-{next(_game_ids)}"
+        esper.switch_world(self.world_name)
+        self.terrain: Terrain = generate_terrain(seed)
+        self.village: Village = build_village()
+        settings = Settings(
+            seed=seed,
+            backend=backend,
+            event_log_path=event_log_path,
+            extra=dict(settings_extra or {}),
+        )
+        self.plugin = SoundscapePlugin(settings).install()
+        self.ctx: Context = self.plugin.context
+        x, z = start if start is not None else self.village.spot("start").as_xz()
+        self.walker = Walker()
+        self.listener = Listener(heading_rad=heading_rad)
+        self.position = Position(x, self.terrain.height_m(x, z) + EAR_HEIGHT_M, z)
+        place_listener(self.listener, self.walker, self.village, x, z)
+        self.player = esper.create_entity(self.position, self.listener, self.walker)
+        esper.add_processor(WalkSystem(self.terrain, self.village), priority=20)
+        self.population = populate(self)
+        self.director = Director(self)
+        esper.add_processor(self.director, priority=10)
+
+    # -- running ----------------------------------------------------------------------
+
+    def activate(self) -> None:
+        """Make this game's esper world the current one (before ``step`` or drawing)."""
+        esper.switch_world(self.world_name)
+
+    def step(self, dt: float = TICK_S) -> None:
+        """One frame: the game's processors, then soundscape's."""
+        esper.process(dt)
+
+    @property
+    def now_s(self) -> float:
+        return self.ctx.clock.now_s
+
+    def teleport(self, x_m: float, z_m: float, heading_rad: float | None = None) -> None:
+        """Put the player at a place (the tour's autopilot)."""
+        self.position.x_m, self.position.z_m = x_m, z_m
+        self.position.y_m = self.terrain.height_m(x_m, z_m) + EAR_HEIGHT_M
+        if heading_rad is not None:
+            self.listener.heading_rad = heading_rad
+        place_listener(self.listener, self.walker, self.village, x_m, z_m)
+
+    def close(self) -> None:
+        """Uninstall the plugin, delete the world, go back to the previous one."""
+        esper.switch_world(self.world_name)
+        self.plugin.uninstall()
+        esper.switch_world(
+            self.previous_world if self.previous_world != self.world_name else "default"
+        )
+        esper.delete_world(self.world_name)

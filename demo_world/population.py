@@ -1,0 +1,58 @@
+"""Fills a fresh ``DemoGame`` world: sounds, landblocks, walls and the sound objects.
+
+Each runtime is set up through its public service on the plugin context
+(``ctx.ac``, ``ctx.oni``, ``ctx.occlusion``, ``ctx.redguard``); one that is not
+installed is skipped and named in ``Population.missing``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import esper
+
+from soundscape.components.occlusion import Wall
+from soundscape.demo_world.sounds import synthesize
+
+if TYPE_CHECKING:
+    from soundscape.demo_world.game import DemoGame
+
+
+def data_path(name: str) -> Path:
+    """A file shipped in the package's ``data`` folder (works from an installed wheel)."""
+    return Path(str(resources.files("soundscape.demo_world") / "data" / name))
+
+
+@dataclass(slots=True)
+class Population:
+    """What ``populate`` made: entity ids by role, and the runtimes it had to skip."""
+
+    walls: list[int] = field(default_factory=list)
+    entities: dict[str, int] = field(default_factory=dict)
+    sounds: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+
+
+def populate(game: DemoGame) -> Population:
+    """Synthesise the sounds and create every static thing of the demo world."""
+    from soundscape.demo_world import runtimes
+
+    ctx = game.ctx
+    population = Population()
+    if ctx.sounds is not None:
+        population.sounds = synthesize(ctx.sounds)
+    for ax, az, bx, bz in game.village.walls():
+        population.walls.append(esper.create_entity(Wall(ax_m=ax, az_m=az, bx_m=bx, bz_m=bz)))
+    for name, setup in (
+        ("ac", runtimes.setup_ac),
+        ("oni", runtimes.setup_oni),
+        ("redguard", runtimes.setup_redguard),
+    ):
+        if getattr(ctx, name, None) is None:
+            population.missing.append(name)
+            continue
+        setup(game, population)
+    return population

@@ -1,0 +1,33 @@
+"""Setting each runtime up for the demo through its public service on the context."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from soundscape.demo_world.world import CELLS_PER_BLOCK
+
+if TYPE_CHECKING:
+    from soundscape.demo_world.game import DemoGame
+    from soundscape.demo_world.population import Population
+
+
+def setup_ac(game: DemoGame, population: Population) -> None:
+    """Load the region TOML and hand every landblock's terrain to the AC runtime."""
+    from soundscape.demo_world.population import data_path
+
+    ac = game.ctx.ac
+    ac.load_region(data_path("region.toml"))
+    terrain = game.terrain
+    for bx in range(terrain.cells_x // CELLS_PER_BLOCK):
+        for bz in range(terrain.cells_z // CELLS_PER_BLOCK):
+            entity = ac.add_landblock(bx, bz, terrain.block_words(bx, bz),
+                                      terrain.block_heights(bx, bz))
+            population.entities[f"landblock_{bx}_{bz}"] = entity
+
+
+def setup_oni(game: DemoGame, population: Population) -> None:
+    """Load the Oni sound objects and place the waterfall and forge ambients."""
+
+
+def setup_redguard(game: DemoGame, population: Population) -> None:
+    """The Redguard effects bank: torch, rope and the village effects."""

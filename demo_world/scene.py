@@ -1,0 +1,82 @@
+"""The demo's own top-down drawing under the overlay: terrain, buildings, sound objects.
+
+The whole world's land cells are drawn dimmed (the overlay draws the listener's
+3 x 3 landblocks bright, shaded by ambient weight), the buildings as dark
+floors, and a marker at each sound object. Import after the pyglet options are set.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pyglet
+from pyglet import shapes
+
+from soundscape.overlay import View
+from soundscape.overlay_style import terrain_colour
+
+if TYPE_CHECKING:
+    from soundscape.demo_world.game import DemoGame
+
+DIM = 0.45
+BACKGROUND = (12, 12, 16)
+MARKERS: dict[str, tuple[int, int, int]] = {
+    "waterfall": (120, 200, 255),
+    "forge": (255, 110, 30),
+    "tower": (140, 90, 50),
+    "villager": (250, 220, 120),
+    "rope": (170, 130, 90),
+    "bell": (230, 200, 60),
+    "mill": (180, 180, 150),
+}
+
+
+class Scene:
+    """Shapes for the static world, moved with the camera each frame."""
+
+    def __init__(self, game: DemoGame) -> None:
+        self.game = game
+        self.batch = pyglet.graphics.Batch()
+        self.objects = pyglet.graphics.Batch()
+        terrain = game.terrain
+        self._cells: list[tuple[shapes.Rectangle, float, float]] = []
+        for ix in range(terrain.cells_x):
+            for iz in range(terrain.cells_z):
+                r, g, b = terrain_colour(int(terrain.types[ix, iz]))
+                rect = shapes.Rectangle(0, 0, 1, 1, color=(int(r * DIM), int(g * DIM),
+                                        int(b * DIM)), batch=self.batch)
+                self._cells.append((rect, ix * 24.0, iz * 24.0))
+        self._floors = [
+            (shapes.Rectangle(0, 0, 1, 1, color=(60, 50, 45), batch=self.batch), b)
+            for b in game.village.buildings
+        ]
+        self._markers = [
+            (shapes.Star(0, 0, 7, 3, 5, color=colour, batch=self.objects),
+             game.village.spot(name).as_xz())
+            for name, colour in MARKERS.items()
+        ]
+        self._view: View | None = None
+
+    def update(self, view: View) -> None:
+        """Lay the shapes out for ``view`` (only when the view changed)."""
+        if view == self._view:
+            return
+        self._view = view
+        size = 24.0 * view.px_per_m
+        for rect, x, z in self._cells:
+            rect.position = view.to_screen(x, z)
+            rect.width = rect.height = size
+        for floor, b in self._floors:
+            floor.position = view.to_screen(b.x0_m, b.z0_m)
+            floor.width = (b.x1_m - b.x0_m) * view.px_per_m
+            floor.height = (b.z1_m - b.z0_m) * view.px_per_m
+        for star, (x, z) in self._markers:
+            star.position = view.to_screen(x, z)
+
+    def draw_ground(self) -> None:
+        """Terrain and building floors (under the overlay)."""
+        self.batch.draw()
+
+    def draw_objects(self) -> None:
+        """The sound objects' markers (over the overlay's cells)."""
+        self.objects.draw()
