@@ -54,7 +54,7 @@ class OcclusionResult(NamedTuple):
     in_hearing: bool
 
 
-def count_walls(hits: Iterable[WallHit]) -> int:
+def count_walls(hits: Iterable[WallHit] | Iterable[tuple[float, int, int, float]]) -> int:
     """Count the walls between a sound and the listener (``OSiCalc_PositionAndVolume`` 0x511a00).
 
     ``hits`` must be ordered from the place toward the listener. The rules, in

@@ -29,6 +29,8 @@ Vec3 = tuple[float, float, float]
 
 SOURCE = "occlusion"
 
+_INF = math.inf
+
 
 @dataclass(slots=True)
 class RayTrace:
@@ -85,7 +87,7 @@ class OcclusionService:
         """Walls between ``place`` and ``listener`` by the seed's rules (3 with no level)."""
         if not self.level_loaded:
             return OCCLUSION_MAX_WALLS
-        return count_walls(self.walls.hits(place, listener))
+        return count_walls(self.walls.hit_tuples(place, listener))
 
     def query(
         self,
@@ -145,34 +147,36 @@ class OcclusionService:
         tick = self.ctx.clock.tick
         lx, ly, lz = listener
         u2 = self.units_per_m * self.units_per_m
-        recounted = 0
-        isfinite = math.isfinite
         records = esper.get_components(Position, Occluded)
         if len(self.last_rays) > len(records):
             live = {entity for entity, _ in records}
             self.last_rays = {e: r for e, r in self.last_rays.items() if e in live}
+        bad = self._bad_places
+        due: list[tuple[int, Vec3, Occluded]] = []
+        inf, period, no_occlusion = _INF, CACHE_TICKS, OCCLUSION_NO_OCCLUSION_ABOVE
+        # This loop runs for every record every tick: plain arithmetic on locals, no calls.
         for entity, (pos, occ) in records:
-            x, y, z = pos.x_m, pos.y_m, pos.z_m
-            d2 = ((x - lx) ** 2 + (y - ly) ** 2 + (z - lz) ** 2) * u2
-            if not isfinite(d2) or not isfinite(occ.far):
+            dx, dy, dz = pos.x_m - lx, pos.y_m - ly, pos.z_m - lz
+            d2 = (dx * dx + dy * dy + dz * dz) * u2
+            far = occ.far
+            if not (d2 < inf and far < inf):  # NaN or infinite place or far
                 self._bad_place(entity, pos, occ)
                 continue
-            if entity in self._bad_places:
-                self._bad_places.discard(entity)
-            far = occ.far
-            if far * far < d2 / 9.0:
+            if bad and entity in bad:
+                bad.discard(entity)
+            if far * far < d2 / 9.0:  # in_hearing(), inlined
                 occ.in_hearing = False
                 continue
             occ.in_hearing = True
-            if occ.min_occlusion > OCCLUSION_NO_OCCLUSION_ABOVE:
+            if occ.min_occlusion > no_occlusion:
                 occ.volume = 1.0
                 continue
-            due = (occ.cache_tick // CACHE_TICKS + 1) * CACHE_TICKS + occ.cache_index % CACHE_TICKS
-            if tick < due:  # cache_due(), inlined: this loop runs for every record each tick
-                continue
-            self._recount(entity, (x, y, z), listener, occ, tick)
-            recounted += 1
-        return recounted
+            # cache_due(), inlined.
+            if tick >= (occ.cache_tick // period + 1) * period + occ.cache_index % period:
+                due.append((entity, (pos.x_m, pos.y_m, pos.z_m), occ))
+        for entity, place, occ in due:
+            self._recount(entity, place, listener, occ, tick)
+        return len(due)
 
     def _recount(self, entity: int, place: Vec3, listener: Vec3, occ: Occluded, tick: int) -> None:
         walls = self.count(place, listener)
@@ -182,7 +186,7 @@ class OcclusionService:
         if self.log_recomputes:
             self.ctx.events.emit(
                 SOURCE, "occlusion", pos=place, gain=volume, walls=walls, in_hearing=True,
-                entity=entity, index=occ.cache_index,
+                entity=entity,
             )
 
     def _bad_place(self, entity: int, pos: Position, occ: Occluded) -> None:

@@ -182,6 +182,12 @@ class WallSpace:
 
         Distances are along the 3D ray, in Oni units; skipped quads never appear.
         """
+        return [WallHit._make(hit) for hit in self.hit_tuples(place, listener)]
+
+    def hit_tuples(
+        self, place: tuple[float, float, float], listener: tuple[float, float, float]
+    ) -> list[tuple[float, int, int, float]]:
+        """``hits`` as plain ``(distance, flags, object_id, facing_dot)`` tuples (the hot path)."""
         px, py, pz = place
         lx, ly, lz = listener
         dx, dz = lx - px, lz - pz
@@ -195,6 +201,6 @@ class WallSpace:
         if len(raw) > 1:
             raw.sort(key=_alpha)
         return [
-            WallHit(alpha * length, flags, object_id, nx * dx + nz * dz)
+            (alpha * length, flags, object_id, nx * dx + nz * dz)
             for alpha, (flags, object_id, nx, nz) in raw
         ]

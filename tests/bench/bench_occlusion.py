@@ -71,14 +71,13 @@ def bench_rays() -> float:
         for place, listener in rays:
             service.count(place, listener)
 
-    seconds = median_seconds(cast, repeats=15, warmup=2)
+    seconds = median_seconds(cast, repeats=25, warmup=5)
     _done(plugin, "bench-occlusion-rays")
     return len(rays) / (seconds * 1000.0)
 
 
 def bench_occlusion_tick() -> float:
     plugin = _plugin("bench-occlusion-tick")
-    plugin.context.events.keep = 10_000
     rng = random.Random(6)
     for wall in _walls(rng):
         esper.create_entity(wall)
@@ -95,7 +94,6 @@ def bench_occlusion_tick() -> float:
 
 def bench_flyby_tick() -> float:
     plugin = _plugin("bench-flyby-tick")
-    plugin.context.events.keep = 10_000
     rng = random.Random(7)
     for wall in _walls(rng):
         esper.create_entity(wall)
