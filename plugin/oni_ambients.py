@@ -1,0 +1,376 @@
+"""Ambient slots and their state machine (``SSrAmbient_*``, seed 001 "Ambients").
+
+``SSrAmbient_Start`` 0x4821f0 takes one of 16 slots and runs the slot's state
+machine (0x480c20), which also runs every frame (phase SOUND_OBJECTS) and
+whenever one of its channels' sound ends (the bank's ``on_end``, phase CHANNELS):
+
+start -> in -> in wait -> base -> body -> end wait -> out -> out wait -> release.
+
+Each slot keeps two ``Track``s (the channels of base 1 and base 2). A track's
+``part_volume`` is the ambient's share of the channel volume (channel +0x44);
+the channel volume is ``part x distance x permutation x overall x group``.
+Fades (0x482000, 0x481860) move the part volume by a rate per tick and start
+only when their target changes: the re-take quirk falls out of that.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import TYPE_CHECKING
+
+from soundscape.channels import Handle
+from soundscape.oni_data import Ambient, Group
+from soundscape.oni_groups import Draw, group_kind
+
+if TYPE_CHECKING:
+    from soundscape.oni_sound import OniSound
+
+SLOTS = 16
+SCRIPT_PRIORITY = 3
+RETAKE_FADE_S = 0.5
+"""The re-take asks for a half-second fade to the ambient's volume."""
+MAX_PART_VOLUME = 2.0
+"""``SSrAmbient_Update`` holds the channels' volume to 0..2."""
+
+Vec3 = tuple[float, float, float]
+
+
+class State(IntEnum):
+    FREE = 0
+    START = 1
+    IN = 2
+    IN_WAIT = 3
+    BASE = 4
+    BODY = 5
+    END_WAIT = 6
+    OUT = 7
+    OUT_WAIT = 8
+    RELEASE = 9
+
+
+@dataclass(slots=True)
+class Track:
+    """One of a slot's two channels (base 1's and base 2's)."""
+
+    group: Group | None = None
+    handle: Handle | None = None
+    draw: Draw | None = None
+    looping: bool = False
+    lost: bool = False
+    part_volume: float = 1.0
+    fade_target: float = 1.0
+    fade_rate: float = 0.0
+    fading: bool = False
+
+
+@dataclass(slots=True)
+class AmbientSlot:
+    """One of the 16 ambient slots; ``id`` is the sound system's id of the start."""
+
+    index: int
+    id: int = -1
+    ambient: Ambient | None = None
+    state: State = State.FREE
+    priority: int = 0
+    volume: float = 1.0
+    position: Vec3 | None = None
+    tracks: list[Track] = field(default_factory=lambda: [Track(), Track()])
+    next_detail_tick: int = -1
+    first_base_end_s: float | None = None
+    """When the first sound of base track 1 will have played its length (dialogue)."""
+    tag: str = ""
+
+
+class AmbientSlots:
+    """The 16 slots and their state machine, bound to one ``OniSound``."""
+
+    def __init__(self, sound: OniSound) -> None:
+        self.sound = sound
+        self.slots = [AmbientSlot(i) for i in range(SLOTS)]
+        self._next_id = 1
+
+    # -- lookups ----------------------------------------------------------------------
+
+    def by_id(self, ambient_id: int | None) -> AmbientSlot | None:
+        """The active slot of ``ambient_id``, or None when it has ended."""
+        if ambient_id is None or ambient_id < 0:
+            return None
+        for slot in self.slots:
+            if slot.id == ambient_id and slot.state != State.FREE:
+                return slot
+        return None
+
+    def is_active(self, ambient_id: int | None) -> bool:
+        return self.by_id(ambient_id) is not None
+
+    def active(self) -> list[AmbientSlot]:
+        return [s for s in self.slots if s.state != State.FREE]
+
+    # -- SSrAmbient_Start / Stop / Update ------------------------------------------------
+
+    def start(self, ambient: Ambient, *, priority: int | None = None, volume: float = 1.0,
+              position: Vec3 | None = None, tag: str = "") -> int | None:
+        """``SSrAmbient_Start`` 0x4821f0 (with a place) / 0x4823a0 (without one).
+
+        Fails (None) when the ambient already plays ``threshold`` times, when no
+        slot is free, or when its start state found nothing to play.
+        """
+        snd = self.sound
+        playing = sum(1 for s in self.slots if s.state != State.FREE and s.ambient is ambient)
+        if playing >= ambient.threshold:
+            snd.emit("ambient_refused", sound=ambient.name, reason="threshold", playing=playing)
+            return None
+        slot = next((s for s in self.slots if s.state == State.FREE), None)
+        if slot is None:
+            snd.emit("ambient_refused", sound=ambient.name, reason="no slot")
+            return None
+        slot.id, self._next_id = self._next_id, self._next_id + 1
+        slot.ambient, slot.state = ambient, State.START
+        slot.priority = ambient.priority if priority is None else priority
+        slot.volume = min(max(volume, 0.0), MAX_PART_VOLUME)
+        slot.position, slot.tag = position, tag
+        v = slot.volume
+        slot.tracks = [Track(ambient.base1, part_volume=v, fade_target=v),
+                       Track(ambient.base2, part_volume=v, fade_target=v)]
+        slot.next_detail_tick, slot.first_base_end_s = -1, None
+        snd.emit("ambient_start", sound=ambient.name, pos=position, gain=slot.volume,
+                 id=slot.id, slot=slot.index, priority=slot.priority)
+        ambient_id = slot.id
+        self.run(slot)
+        return ambient_id if slot.id == ambient_id and slot.state != State.FREE else None
+
+    def stop(self, ambient_id: int | None) -> bool:
+        """``SSrAmbient_Stop`` 0x4823c0: loops off, to end wait; interrupt-on-stop cuts now."""
+        slot = self.by_id(ambient_id)
+        if slot is None or slot.ambient is None:
+            return False
+        self.sound.emit("ambient_stop", sound=slot.ambient.name, id=slot.id,
+                        interrupt=slot.ambient.interrupt_on_stop)
+        if slot.ambient.interrupt_on_stop:
+            return self.halt(ambient_id, reason="interrupt")
+        for track in slot.tracks:
+            track.looping = False
+        if slot.state < State.END_WAIT:
+            self._go(slot, State.END_WAIT)
+        self.run(slot)
+        return True
+
+    def halt(self, ambient_id: int | None, reason: str = "halt") -> bool:
+        """Cut the ambient's channels at once and free its slot."""
+        slot = self.by_id(ambient_id)
+        if slot is None:
+            return False
+        for track in slot.tracks:
+            self.sound.bank.stop(track.handle, reason=reason)
+        self._go(slot, State.RELEASE)
+        self.run(slot)
+        return True
+
+    def update(self, ambient_id: int | None, position: Vec3 | None, volume: float) -> bool:
+        """``SSrAmbient_Update`` 0x4824a0: the place and the channels' volume (held to 0..2)."""
+        slot = self.by_id(ambient_id)
+        if slot is None:
+            return False
+        slot.position = position
+        slot.volume = min(max(volume, 0.0), MAX_PART_VOLUME)
+        for track in slot.tracks:
+            track.part_volume = slot.volume
+        return True
+
+    def fade(self, ambient_id: int | None, target: float, time_s: float) -> bool:
+        """Fade both channels to ``target`` over ``time_s`` (0x482000); the new ambient volume."""
+        slot = self.by_id(ambient_id)
+        if slot is None:
+            return False
+        target = min(max(target, 0.0), MAX_PART_VOLUME)
+        slot.volume = target
+        for track in slot.tracks:
+            ticks = max(time_s * self.sound.ctx.clock.tick_hz, 1.0)
+            self.fade_track(track, target, abs(target - track.part_volume) / ticks)
+        self.sound.emit("ambient_fade", sound=slot.ambient.name if slot.ambient else None,
+                        id=slot.id, gain=target, time_s=time_s)
+        return True
+
+    @staticmethod
+    def fade_track(track: Track, target: float, rate_per_tick: float) -> None:
+        """The channel fade: starts only when the target changes (the re-take quirk)."""
+        if target == track.fade_target:
+            return
+        track.fade_target, track.fade_rate, track.fading = target, rate_per_tick, True
+
+    # -- the state machine (0x480c20) ---------------------------------------------------
+
+    def _go(self, slot: AmbientSlot, state: State) -> None:
+        if slot.state != state:
+            self.sound.emit("ambient_state", sound=slot.ambient.name if slot.ambient else None,
+                            id=slot.id, slot=slot.index, old=slot.state.name, new=state.name)
+            slot.state = state
+
+    def run(self, slot: AmbientSlot) -> None:
+        """Run the slot's state machine until it waits."""
+        for _ in range(len(State) + 1):
+            before = slot.state
+            self._step(slot)
+            if slot.state == before or slot.state == State.FREE:
+                return
+
+    def _step(self, slot: AmbientSlot) -> None:
+        amb, tracks, snd = slot.ambient, slot.tracks, self.sound
+        if amb is None:
+            return
+        state = slot.state
+        if state == State.START:
+            self._start(slot, amb)
+        elif state == State.IN:
+            played = amb.in_group is not None and snd.play_track(slot, tracks[0], amb.in_group,
+                                                                 loop=False)
+            self._go(slot, State.IN_WAIT if played else State.BASE)
+        elif state == State.IN_WAIT:
+            if not snd.bank.is_playing(tracks[0].handle):
+                self._go(slot, State.BASE)
+        elif state == State.BASE:
+            self._base(slot, amb)
+        elif state == State.BODY:
+            self._body(slot, amb)
+        elif state == State.END_WAIT:
+            if not any(snd.bank.is_playing(t.handle) for t in tracks):
+                self._go(slot, State.OUT)
+        elif state == State.OUT:
+            snd.bank.release(tracks[1].handle)
+            tracks[1].handle = None
+            played = amb.out_group is not None and snd.play_track(slot, tracks[0], amb.out_group,
+                                                                  loop=False)
+            self._go(slot, State.OUT_WAIT if played else State.RELEASE)
+        elif state == State.OUT_WAIT:
+            if not snd.bank.is_playing(tracks[0].handle):
+                self._go(slot, State.RELEASE)
+        elif state == State.RELEASE:
+            self._release(slot, amb)
+
+    def _start(self, slot: AmbientSlot, amb: Ambient) -> None:
+        """Channels for base 1 (or the in, or the out group) and base 2, locked."""
+        first = amb.base1 or amb.in_group or amb.out_group
+        t1, t2 = slot.tracks
+        t1.handle = self.sound.acquire(slot, first) if first is not None else None
+        t2.handle = self.sound.acquire(slot, amb.base2) if amb.base2 is not None else None
+        if t1.handle is None and t2.handle is None:
+            if amb.detail is not None:
+                self._schedule_detail(slot, amb)
+                self._go(slot, State.BODY)  # details only
+            else:
+                self._go(slot, State.RELEASE)
+            return
+        self._go(slot, State.IN)
+
+    def _base(self, slot: AmbientSlot, amb: Ambient) -> None:
+        loop = not amb.play_once
+        for track in slot.tracks:
+            track.fade_target = track.part_volume = slot.volume
+            if track.group is not None and track.handle is not None:
+                self.sound.play_track(slot, track, track.group, loop=loop)
+        first = slot.tracks[0]
+        if first.draw is not None and slot.first_base_end_s is None and amb.base1 is not None:
+            length = self.sound.sound_seconds(first.draw)
+            slot.first_base_end_s = self.sound.ctx.clock.now_s + length
+        self._schedule_detail(slot, amb)
+        self._go(slot, State.BODY)
+
+    def _body(self, slot: AmbientSlot, amb: Ambient) -> None:
+        snd = self.sound
+        for track in slot.tracks:
+            if track.lost and track.group is not None:
+                self._retake(slot, track)
+        if amb.detail is not None and 0 <= slot.next_detail_tick <= snd.ctx.clock.tick:
+            snd.play_detail(slot, amb)
+            self._schedule_detail(slot, amb)
+        has_channel = any(t.handle is not None or t.lost for t in slot.tracks)
+        if has_channel and not any(snd.bank.is_playing(t.handle) or t.lost for t in slot.tracks):
+            self._go(slot, State.END_WAIT)
+
+    def _retake(self, slot: AmbientSlot, track: Track) -> None:
+        """A lost channel is taken again at volume 0; the half-second fade to the ambient's
+        volume does not start (its target did not change), so it stays silent."""
+        if track.group is None:
+            return
+        handle = self.sound.acquire(slot, track.group)
+        if handle is None:
+            return
+        track.handle, track.lost = handle, False
+        track.part_volume = 0.0
+        self.sound.play_track(slot, track, track.group, loop=track.looping)
+        ticks = RETAKE_FADE_S * self.sound.ctx.clock.tick_hz
+        self.fade_track(track, slot.volume, abs(slot.volume - track.part_volume) / ticks)
+        self.sound.emit("ambient_retake", sound=slot.ambient.name if slot.ambient else None,
+                        id=slot.id, channel=handle.slot, gain=track.part_volume)
+
+    def _schedule_detail(self, slot: AmbientSlot, amb: Ambient) -> None:
+        if amb.detail is None:
+            slot.next_detail_tick = -1
+            return
+        wait_s = self.sound.random.uniform(amb.detail_interval_min_s, amb.detail_interval_max_s)
+        ticks = max(int(math.floor(wait_s * self.sound.ctx.clock.tick_hz)), 1)
+        slot.next_detail_tick = self.sound.ctx.clock.tick + ticks
+
+    def _release(self, slot: AmbientSlot, amb: Ambient) -> None:
+        for track in slot.tracks:
+            self.sound.bank.release(track.handle)
+            track.handle = None
+        self.sound.emit("ambient_end", sound=amb.name, id=slot.id, slot=slot.index)
+        slot.state, slot.ambient = State.FREE, None
+
+    # -- channel events ---------------------------------------------------------------
+
+    def track_of(self, slot_index: int, handle: Handle) -> tuple[AmbientSlot, Track] | None:
+        if not 0 <= slot_index < SLOTS:
+            return None
+        slot = self.slots[slot_index]
+        if slot.state == State.FREE:
+            return None
+        for track in slot.tracks:
+            if track.handle == handle:
+                return slot, track
+        return None
+
+    def on_end(self, slot: AmbientSlot, track: Track, overshoot_frames: float) -> None:
+        """A track's sound ended: a looping track plays its group again (a new permutation,
+        gapless), then the state machine runs."""
+        if track.looping and track.group is not None and slot.state == State.BODY:
+            old = track.draw
+            seconds = overshoot_frames / (22050.0 * old.pitch) if old and old.pitch > 0 else 0.0
+            self.sound.play_track(slot, track, track.group, loop=True, offset_s=seconds)
+        self.run(slot)
+
+    def on_steal(self, slot: AmbientSlot, track: Track) -> None:
+        """The quietest-channel rule took a channel from this ambient: it is lost."""
+        track.handle, track.lost = None, True
+        self.sound.emit("ambient_lost", sound=slot.ambient.name if slot.ambient else None,
+                        id=slot.id)
+
+    # -- every tick -------------------------------------------------------------------
+
+    def tick(self, ticks: int) -> None:
+        """Fades, the state machines, then every track's channel volume and pan."""
+        for slot in self.slots:
+            if slot.state == State.FREE:
+                continue
+            for track in slot.tracks:
+                if track.fading:
+                    _fade_step(track, ticks)
+            self.run(slot)
+            if slot.state != State.FREE:
+                self.sound.refresh_tracks(slot)
+
+
+def _fade_step(track: Track, ticks: int) -> None:
+    delta = track.fade_target - track.part_volume
+    step = track.fade_rate * ticks
+    if abs(delta) <= step:
+        track.part_volume, track.fading = track.fade_target, False
+    else:
+        track.part_volume += step if delta > 0 else -step
+
+
+__all__ = ["SLOTS", "SCRIPT_PRIORITY", "AmbientSlot", "AmbientSlots", "State", "Track",
+           "group_kind"]
