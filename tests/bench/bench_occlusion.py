@@ -24,6 +24,7 @@ from timing import median_seconds  # noqa: E402
 from soundscape import Settings, SoundscapePlugin  # noqa: E402
 from soundscape.components.occlusion import WALL_DOOR_PANEL, Flyby, Occluded, Wall  # noqa: E402
 from soundscape.components.spatial import Listener, Position  # noqa: E402
+from soundscape.systems.flybys import FlybySystem  # noqa: E402
 
 SIZE_M = 200.0
 
@@ -43,7 +44,8 @@ def _rays(rng: random.Random, n: int) -> list[tuple[tuple[float, float, float], 
     for _ in range(n):
         x, z = rng.uniform(0.0, SIZE_M), rng.uniform(0.0, SIZE_M)
         length, angle = rng.uniform(5.0, 150.0), rng.uniform(0.0, 2.0 * math.pi)
-        rays.append(((x, 1.0, z), (x + length * math.cos(angle), 1.7, z + length * math.sin(angle))))
+        end = (x + length * math.cos(angle), 1.7, z + length * math.sin(angle))
+        rays.append(((x, 1.0, z), end))
     return rays
 
 
@@ -104,7 +106,7 @@ def bench_flyby_tick() -> float:
         esper.create_entity(Flyby("mb_flyby", far=40.0), pos)
         shots.append((pos, rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0)))
     esper.process(1 / 60)
-    system = next(i.processor for i in plugin.installed if type(i.processor).__name__ == "FlybySystem")
+    system = next(i.processor for i in plugin.installed if isinstance(i.processor, FlybySystem))
     clock = plugin.context.clock
 
     def tick() -> None:
