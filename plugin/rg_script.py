@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import esper
 
 from soundscape.components.redguard import RgObject
+from soundscape.components.spatial import Position
 from soundscape.laws import redguard as law
 from soundscape.rg_rtx_tasks import RtxpTask, RtxTask
 from soundscape.rg_tasks import AmbientRtxTask, AmbientTask, NativeTask
@@ -49,6 +50,10 @@ class ScriptCalls:
         """Sound: a positional one-shot from the caller; starts even at v = 0."""
         point = self.rt.emitter(caller)
         if point is None:
+            if esper.entity_exists(caller) and esper.has_component(caller, Position):
+                self.rt.events.emit("redguard", "skip", sound=effect, owner=caller,
+                                    reason="emitter position not finite", caller="Sound")
+                return 0
             # A code object has no world position: heard at the listener, centred.
             point = self.rt.listener
         volume, pan = self.rt.curve(point, volume_offset)
