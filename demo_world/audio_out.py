@@ -1,4 +1,4 @@
-"""Collecting the offline mix during the tour and writing it as a WAV."""
+"""The tour's audio: what the offline backend rendered, tick by tick, written as a WAV."""
 
 from __future__ import annotations
 
@@ -9,22 +9,27 @@ import numpy as np
 
 
 class AudioRecorder:
-    """Pulls each tick's rendered frames from the plugin's offline mixer."""
+    """Reads the mix the plugin's offline backend kept (the PUBLISH phase renders it)."""
 
     def __init__(self, ctx: Any) -> None:
         self.ctx = ctx
-        self.blocks: list[np.ndarray] = []
         self.sample_rate_hz = int(ctx.settings.sample_rate_hz)
 
-    def pull(self) -> None:
-        """Take what the mixer rendered this tick (nothing without a mixer)."""
+    @property
+    def backend(self) -> Any:
+        mixer = getattr(self.ctx, "mixer", None)
+        return getattr(mixer, "backend", None)
 
     def finish(self) -> np.ndarray | None:
-        if not self.blocks:
+        """Every rendered frame (float32, (frames, 2)), or None with no offline backend."""
+        backend = self.backend
+        if backend is None or not hasattr(backend, "audio"):
             return None
-        return np.concatenate(self.blocks, axis=0)
+        audio: np.ndarray = backend.audio()
+        return audio
 
     def write(self, path: Path, audio: np.ndarray) -> None:
+        """16-bit PCM WAV at the mixer's rate (clipped to full scale)."""
         from soundscape.wav import write_wav
 
-        write_wav(path, audio, self.sample_rate_hz)
+        write_wav(path, np.clip(audio, -1.0, 1.0), self.sample_rate_hz, bits=16)

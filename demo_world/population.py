@@ -32,6 +32,8 @@ class Population:
 
     walls: list[int] = field(default_factory=list)
     entities: dict[str, int] = field(default_factory=dict)
+    placed: dict[str, int] = field(default_factory=dict)
+    """Oni placed-ambient record index by name (waterfall, forge)."""
     sounds: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
 

@@ -25,8 +25,27 @@ def setup_ac(game: DemoGame, population: Population) -> None:
             population.entities[f"landblock_{bx}_{bz}"] = entity
 
 
+WATERFALL_HEIGHT_M = 4.0
+FORGE_HEIGHT_M = 1.0
+
+
 def setup_oni(game: DemoGame, population: Population) -> None:
-    """Load the Oni sound objects and place the waterfall and forge ambients."""
+    """Load the Oni sound objects and place the waterfall and forge ambients.
+
+    Both go through the placed-ambient table (``OSrAmbient_Start``), so the
+    occlusion phase hears them through the village's walls.
+    """
+    from soundscape.demo_world.population import data_path
+
+    oni = game.ctx.oni
+    oni.load_toml(data_path("oni.toml"))
+    village = game.village
+    for name, height in (("waterfall", WATERFALL_HEIGHT_M), ("forge", FORGE_HEIGHT_M)):
+        x, z = village.spot(name).as_xz()
+        index = oni.placed.start(name, (x, game.terrain.height_m(x, z) + height, z))
+        if index is not None:
+            population.entities[f"placed_{name}"] = oni.placed.entities[index]
+            population.placed[name] = index
 
 
 def setup_redguard(game: DemoGame, population: Population) -> None:

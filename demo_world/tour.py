@@ -61,6 +61,24 @@ class TourResult:
         return 1000.0 * self.plugin_s / max(self.ticks, 1)
 
 
+def voices(game: DemoGame) -> dict[str, float]:
+    """Every playing channel's sound and volume (bank units), loudest kept per sound."""
+    out: dict[str, float] = {}
+    for bank in game.ctx.channels.values():
+        for channel in bank.channels:
+            if channel.playing and channel.sound is not None:
+                out[channel.sound] = max(out.get(channel.sound, -math.inf), channel.volume)
+    return out
+
+
+def _listen(game: DemoGame, label: str) -> None:
+    """A ``tour``/``listen`` record: what plays, how loud, in the middle of a dwell."""
+    pos = game.position
+    game.ctx.events.emit("tour", "listen", pos=pos.as_tuple(), label=label,
+                         terrain=game.terrain.terrain_name(pos.x_m, pos.z_m),
+                         outdoors=game.listener.outdoors, voices=voices(game))
+
+
 def png_time(pilot: Autopilot, label: str = PNG_LABEL) -> float:
     """The middle of the named dwell (the last tick if the route has none)."""
     for seg in pilot.segments:
@@ -104,6 +122,8 @@ def _walk(game: DemoGame, pilot: Autopilot, out_dir: Path, events_path: Path, pr
     result = TourResult(out_dir, pilot.seconds, ticks, 0.0, 0.0, events_path=events_path,
                         missing=list(game.population.missing))
     png_tick = min(int(png_at_s / TICK_S), ticks - 1)
+    listen_ticks = {int((seg.start_s + seg.end_s) / 2 / TICK_S): seg.a.label
+                    for seg in pilot.segments if seg.b is None}
     last_note = ""
     started = time.perf_counter()
     for tick in range(ticks):
@@ -112,13 +132,14 @@ def _walk(game: DemoGame, pilot: Autopilot, out_dir: Path, events_path: Path, pr
         t0 = time.perf_counter()
         game.step(TICK_S)
         result.plugin_s += time.perf_counter() - t0
-        recorder.pull()
         note = pilot.label(tick * TICK_S)
         if note != last_note:
             last_note = note
             game.ctx.events.emit("tour", "waypoint", pos=(x, game.position.y_m, z), label=note,
                                  terrain=game.terrain.terrain_name(x, z),
                                  outdoors=game.listener.outdoors)
+        if tick in listen_ticks:
+            _listen(game, listen_ticks[tick])
         if png and tick == png_tick:
             from soundscape.demo_world.capture import capture_png
 
