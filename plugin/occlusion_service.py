@@ -74,7 +74,19 @@ class OcclusionService:
     # -- the listener ---------------------------------------------------------------
 
     def listener_xyz(self) -> Vec3 | None:
-        """The first active ``Listener``'s place (metres), or None when there is none usable."""
+        """Where the rays end (metres), or None when there is no usable listener.
+
+        With the Oni runtime installed, its ears (``ctx.oni.update_listener()``: the
+        player's ears in the follow camera, else the camera, ``OSrUpdate`` 0x514f20);
+        otherwise the first active ``Listener``'s ``Position``.
+        """
+        update = getattr(self.ctx.oni, "update_listener", None)
+        if callable(update):
+            ears = update()
+            xyz = getattr(ears, "xyz", None)
+            if getattr(ears, "source", "none") == "none" or xyz is None:
+                return None
+            return (xyz[0], xyz[1], xyz[2]) if _finite3(xyz) else None
         for _entity, (listener, pos) in esper.get_components(Listener, Position):
             if listener.active:
                 xyz = (pos.x_m, pos.y_m, pos.z_m)
