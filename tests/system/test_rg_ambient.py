@@ -1,0 +1,156 @@
+"""AmbientSound / AmbientRTX tasks and the periodic sound reset (seed 002)."""
+
+from __future__ import annotations
+
+import pytest
+from rg_world import RgWorld, tone
+
+from soundscape.laws import redguard as law
+
+
+@pytest.fixture
+def w():
+    world = RgWorld()
+    world.rt.start_index = 6
+    world.add_effect(1, seconds=0.1)  # 2205 frames: ends after 6 ticks
+    world.add_effect(2, seconds=2.0, loop_flag=0xE1)
+    return world
+
+
+def starts(w, sound):
+    return w.events("rg_start", sound=sound)
+
+
+def test_ambient_follows_the_listener(w):
+    src = w.obj(0, 1000)
+    task = w.rt.script.AmbientSound(src, 2, 0, 0)
+    w.step(1)
+    channel = w.bank.channels[task.slot]
+    assert channel.playing and channel.loop  # loop flag 0xE1 loops whole
+    assert channel.volume == law.miles_volume(72) and channel.pan == 64
+    w.move(w.listener, 0, 500)  # 500 units away now, straight ahead
+    w.step(1)
+    assert channel.volume == law.miles_volume(law.volume(500)) and channel.pan == 64
+    w.move(w.listener, -100, 900)
+    w.step(1)
+    assert channel.pan == law.pan(100 * 256, 100 * 256) == 96
+    assert len(starts(w, "rg.sfx.2")) == 1
+
+
+def test_ambient_restarts_a_non_looping_effect_when_it_ends(w):
+    src = w.obj(0, 100)
+    task = w.rt.script.AmbientSound(src, 1, -1000, 5)
+    w.step(1)
+    first = task.slot
+    assert len(starts(w, "rg.sfx.1")) == 1
+    ev = starts(w, "rg.sfx.1")[0]
+    assert ev["rate_hz"] == 21050 and ev["volume"] == law.volume(100, 5)
+    w.step(10)  # 2205 frames at 21050 Hz end after 7 ticks; restarted the tick after
+    assert len(starts(w, "rg.sfx.1")) == 2
+    assert task.slot == first  # the first idle channel at or above 6 again
+    assert w.bank.channels[task.slot].playing
+
+
+def test_ambient_stops_for_good_when_the_listener_leaves(w):
+    src = w.obj(0, 2000)
+    task = w.rt.script.AmbientSound(src, 2, 0, 0)
+    w.step(1)
+    slot = task.slot
+    w.move(w.listener, 0, -305)  # 2305 > R = 2304
+    w.step(1)
+    assert task.done and not w.bank.channels[slot].playing
+    assert w.events("task_end", reason="out of range")
+    assert w.rt.tasks.tasks == []
+    w.move(w.listener, 0, 0)
+    w.step(5)
+    assert w.playing() == []  # the script must call it again
+
+
+def test_ambient_at_the_radius_edge_plays_silently(w):
+    src = w.obj(0, 2300)
+    task = w.rt.script.AmbientSound(src, 2, 0, 0)
+    w.step(1)
+    assert w.bank.channels[task.slot].playing and w.bank.channels[task.slot].volume == 0
+
+
+def test_shipped_ambientrtx_offsets_127_and_128_are_full_volume_inside_r(w):
+    w.rt.rtx_store.add("AMB1", "", tone(22050))
+    near, edge = w.obj(0, 0), w.obj(2304, 0)
+    t1 = w.rt.script.AmbientRTX(near, "amb1", 127, 0)
+    t2 = w.rt.script.AmbientRTX(edge, "AMB1", 128, 0)
+    w.step(1)
+    assert w.bank.channels[t1.slot].volume == w.bank.channels[t2.slot].volume == 126
+    ev = starts(w, "rg.rtx.amb1")
+    assert [e["volume"] for e in ev] == [127, 127] and t1.arg3 == 0
+    w.move(edge, 2305, 0)
+    w.step(1)
+    assert t2.done and not t1.done  # beyond R no offset helps
+
+
+def test_taskstop_removes_the_task_without_stopping_its_sound(w):
+    src = w.obj(0, 100)
+    task = w.rt.script.AmbientSound(src, 2, 0, 0)
+    w.step(1)
+    w.rt.script.TaskStop(task)
+    w.step(1)
+    assert w.bank.channels[task.slot].playing and w.rt.tasks.tasks == []
+
+
+def test_a_slot_taken_by_another_sound_is_driven_by_the_task(w):
+    """Retail handle quirk: the task's slot names a slot, not its own start."""
+    src = w.obj(0, 100)
+    task = w.rt.script.AmbientSound(src, 1, 0, 0)
+    w.step(1)
+    slot = task.slot
+    for _ in range(20):  # until our sound ends (channel phase); the task has not run since
+        w.step(1)
+        if not w.bank.channels[slot].playing:
+            break
+    assert not w.bank.channels[slot].playing
+    other = w.obj(0, 2000)
+    w.rt.script.FlatSound(other, 2, 0, 10)  # takes the slot the task remembers
+    assert w.bank.channels[slot].sound == "rg.sfx.2"
+    w.step(1)
+    # the task saw "playing" on its slot and set the FlatSound's volume and pan
+    assert w.bank.channels[slot].volume == law.miles_volume(law.volume(100))
+    assert len(starts(w, "rg.sfx.1")) == 1
+
+
+def test_periodic_reset_is_strictly_above_1400_and_tasks_reacquire(w):
+    src = w.obj(0, 100)
+    task = w.rt.script.AmbientSound(src, 2, 0, 0)
+    w.rt.start_index = 6
+    blocker = w.obj()
+    w.step(1)
+    assert task.slot == 6
+    w.rt.script.Sound(blocker, 2, 0, 0)  # holds channel 7
+    w.step(1399)
+    assert w.rt.accumulator == 1400 and w.events("reset") == []  # exactly 1400: nothing
+    w.step(1)
+    resets = w.events("reset", reason="periodic")
+    assert len(resets) == 1 and resets[0]["ticks"] == 1401
+    assert w.rt.accumulator == 0 and w.rt.reset_flag  # set until the next maintenance
+    # all channels were stopped, then the task (after maintenance) started again
+    stops = w.ctx.events.where(source="redguard", event="stop", reason="reset")
+    assert sorted(e["channel"] for e in stops) == [6, 7]
+    assert w.playing() == [6] and task.slot == 6
+    assert len(starts(w, "rg.sfx.2")) == 3  # task, blocker, task again
+    w.step(1)
+    assert not w.rt.reset_flag
+    assert len(starts(w, "rg.sfx.2")) == 3
+
+
+def test_reset_accumulator_pauses_while_inhibited(w):
+    w.rt.menu_state = 1
+    from soundscape.rg_maintenance import player_controller_sample
+
+    player_controller_sample(w.rt)
+    w.step(2000)
+    assert w.rt.accumulator == 0 and w.events("reset") == []
+    w.rt.menu_state, w.rt.player_lockout = 0, 1
+    player_controller_sample(w.rt)  # lockout 1 keeps the prior inhibition
+    assert w.rt.inhibit
+    w.rt.player_lockout = 0
+    player_controller_sample(w.rt)
+    w.step(3)
+    assert w.rt.accumulator == 3
