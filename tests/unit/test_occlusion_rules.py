@@ -8,6 +8,8 @@ through walls placed in a real pymunk space with the ray cast from the place
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from soundscape.components.occlusion import WALL_DOOR_PANEL, WALL_TWO_SIDED, Wall
 from soundscape.laws.oni import occlusion_volume
@@ -153,3 +155,24 @@ def test_volume_rules() -> None:
     assert occlusion_volume(1, 0.99) == 0.99
     assert occlusion_volume(2, 0.5) == 0.5
     assert occlusion_volume(3) == pytest.approx(0.05)
+
+
+hit_lists = st.lists(
+    st.tuples(
+        st.floats(0.0, 50.0),
+        st.sampled_from([0, DOOR, DOOR | WALL_TWO_SIDED, 0x800, DOOR | 0x4000]),
+        st.sampled_from([-1, 7, 8]),
+        st.sampled_from([-1.0, 1.0]),
+    ),
+    max_size=12,
+).map(lambda hits: sorted(WallHit(*h) for h in hits))
+
+
+@given(hit_lists)
+def test_count_is_never_negative_nor_above_the_hits(hits: list[WallHit]) -> None:
+    assert 0 <= count_walls(hits) <= len(hits)
+
+
+@given(st.lists(st.floats(0.0, 50.0), max_size=12).map(sorted))
+def test_plain_walls_count_one_each_beyond_a_tenth(distances: list[float]) -> None:
+    assert count_walls([WallHit(d) for d in distances]) == sum(1 for d in distances if d >= 0.1)
