@@ -118,13 +118,15 @@ class OcclusionService:
             listener_xyz: where the ears are; default the active ``Listener``.
 
         Raises:
-            InputError: a NaN place, far or listener, or no listener at all.
+            InputError: a NaN place, far, min_occlusion or listener, or no listener.
         """
         place = (float(place_xyz[0]), float(place_xyz[1]), float(place_xyz[2]))
         if not _finite3(place):
             raise InputError(f"occlusion.query: place {place} is not finite")
         if not math.isfinite(far):
             raise InputError(f"occlusion.query: far distance {far!r} is not finite")
+        if not math.isfinite(min_occlusion):
+            raise InputError(f"occlusion.query: min_occlusion {min_occlusion!r} is not finite")
         listener = listener_xyz if listener_xyz is not None else self.listener_xyz()
         if listener is None or not _finite3(listener):
             raise InputError(f"occlusion.query: no usable listener ({listener})")

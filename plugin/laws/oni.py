@@ -42,7 +42,8 @@ def occlusion_volume(walls: int, min_occlusion: float = 0.0) -> float:
     n = min(int(walls), OCCLUSION_MAX_WALLS)
     if n <= 0:
         return 1.0
-    return max(float(min_occlusion), 0.8 - (n * n) / 12.0)
+    # The formula first: max() keeps it when a bad min_occlusion is NaN.
+    return max(0.8 - (n * n) / 12.0, float(min_occlusion))
 
 
 def in_hearing(distance_sq: float, far: float) -> bool:

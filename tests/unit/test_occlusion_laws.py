@@ -29,6 +29,10 @@ def test_occlusion_volume(walls: int, min_occ: float, volume: float) -> None:
     assert occlusion_volume(walls, min_occ) == pytest.approx(volume)
 
 
+def test_nan_min_occlusion_leaves_the_formula() -> None:
+    assert occlusion_volume(1, math.nan) == pytest.approx(0.8 - 1 / 12)
+
+
 def test_in_hearing_is_three_times_far() -> None:
     # Out of hearing when max^2 < |d|^2 / 9.
     assert in_hearing(900.0, 10.0)

@@ -55,6 +55,8 @@ def test_query_bad_input() -> None:
         service.query((math.nan, 0.0, 0.0), 10.0, listener_xyz=(0.0, 0.0, 0.0))
     with pytest.raises(InputError, match="far"):
         service.query((1.0, 0.0, 0.0), math.inf, listener_xyz=(0.0, 0.0, 0.0))
+    with pytest.raises(InputError, match="min_occlusion"):
+        service.query((1.0, 0.0, 0.0), 10.0, math.nan, listener_xyz=(0.0, 0.0, 0.0))
     with pytest.raises(InputError, match="listener"):
         service.query((1.0, 0.0, 0.0), 10.0, listener_xyz=(math.nan, 0.0, 0.0))
     plugin.uninstall()
