@@ -73,6 +73,14 @@ class Channel:
     gain_left: float = 0.0
     gain_right: float = 0.0
     step: float = 1.0
+    serial: int = 0
+    """Counts ``play`` calls on this channel: the mixer tells one start from the next."""
+    start_cursor_frames: float = 0.0
+    """Source frame the sound is at when the mixer's current tick interval begins
+    (negative: it starts that many frames into the interval, as a sound chained
+    from an ``on_end`` callback does)."""
+    audible: bool = True
+    """False for a virtual voice outside its bank's loudest ``real_voices``."""
 
     @property
     def playing(self) -> bool:

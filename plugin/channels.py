@@ -27,6 +27,8 @@ from soundscape.context import Context
 POLICIES = ("oni", "redguard", "virtual")
 ONI_QUIET_VOLUME = 0.1
 """Oni's third rule takes an unlocked channel at this volume or less."""
+OVERALL_SLIDE_PER_TICK = 0.05
+"""Oni's overall volume moves to its target by at most this much a frame (0x483bd0)."""
 
 
 class Handle(NamedTuple):
@@ -68,6 +70,14 @@ class ChannelBank:
         self.on_end: list[EndCallback] = []
         self.on_steal: list[StealCallback] = []
         self.missing_reported: set[str] = set()
+        self.overall_volume = 1.0
+        """Bank-wide volume (Oni's overall volume): part of the ``oni`` law's product,
+        a plain factor on the side gains of the other profiles."""
+        self.overall_target = 1.0
+        self.cuts: list[tuple[int, int]] = []
+        """(slot, serial) of sounds stopped or stolen since the last publish: the
+        mixer cuts them instead of letting them play out."""
+        self._advanced_ticks: dict[int, int] = {}
         for index in range(count):
             kind = ChannelKind.STEREO if index < stereo_count else ChannelKind.MONO
             self._new_channel(kind)
@@ -123,6 +133,8 @@ class ChannelBank:
             return None
         if channel.playing or channel.locked:
             old = self.handle(channel)
+            if channel.playing:
+                self.cuts.append((channel.index, channel.serial))
             for callback in self.on_steal:
                 callback(self, old, channel)
             self.ctx.events.emit(self.name, "steal", sound=channel.sound, channel=channel.index,
@@ -206,8 +218,17 @@ class ChannelBank:
         channel.rate_hz = float(rate_hz) if rate_hz is not None else float(data.sample_rate_hz)
         channel.loop = loop
         channel.length_frames, channel.sample_rate_hz = data.frames, data.sample_rate_hz
+        if channel.playing:
+            self.cuts.append((channel.index, channel.serial))  # a restart cuts the old sound
+        channel.serial += 1
         channel.cursor_frames = float(offset_frames)
+        # Played after this tick's advance (an on_end callback): the sound began
+        # inside the interval the mixer is about to render, ``offset`` frames ago.
+        advanced = self._advanced_ticks.get(channel.index, 0)
+        channel.start_cursor_frames = float(offset_frames) - (
+            self.playback_rate_hz(channel) * advanced / self.ctx.clock.tick_hz)
         channel.started_tick = self.ctx.clock.tick
+        channel.audible = True
         channel.flags |= ChannelFlags.PLAYING
         channel.flags &= ~(ChannelFlags.UPDATING | ChannelFlags.PAUSED)
         if loop:
@@ -224,6 +245,7 @@ class ChannelBank:
         if channel is None or not channel.playing:
             return False
         channel.flags &= ~(ChannelFlags.PLAYING | ChannelFlags.LOOPING)
+        self.cuts.append((channel.index, channel.serial))
         self.ctx.events.emit(self.name, "stop", sound=channel.sound, channel=channel.index,
                              reason=reason)
         return True
@@ -268,6 +290,20 @@ class ChannelBank:
         channel.fade_rate_per_tick = abs(float(rate_per_tick))
         channel.fading = True
 
+    def set_overall_volume(self, target: float, *, immediate: bool = False) -> None:
+        """Oni's overall volume (0x483bd0): slides to ``target`` by at most 0.05 a tick.
+
+        ``immediate`` sets it at once (a game's own master slider).
+        """
+        self.overall_target = min(max(float(target), 0.0), 1.0)
+        if immediate:
+            self.overall_volume = self.overall_target
+
+    def mark_published(self) -> None:
+        """The mixer has this tick's state: later plays start at the next interval."""
+        self._advanced_ticks.clear()
+        self.cuts.clear()
+
     # -- time ----------------------------------------------------------------
 
     def playback_rate_hz(self, channel: Channel) -> float:
@@ -287,7 +323,9 @@ class ChannelBank:
         sound on the same channel without a gap.
         """
         tick_hz = self.ctx.clock.tick_hz
+        self._slide_overall(ticks)
         for channel in self.channels:
+            self._advanced_ticks[channel.index] = ticks
             if channel.fading:
                 self._fade_step(channel, ticks)
             channel.flags &= ~ChannelFlags.UPDATING
@@ -306,6 +344,14 @@ class ChannelBank:
             handle = self.handle(channel)
             for callback in list(self.on_end):
                 callback(self, handle, channel, overshoot)
+
+    def _slide_overall(self, ticks: int) -> None:
+        delta = self.overall_target - self.overall_volume
+        step = OVERALL_SLIDE_PER_TICK * ticks
+        if abs(delta) <= step:
+            self.overall_volume = self.overall_target
+        else:
+            self.overall_volume += step if delta > 0 else -step
 
     @staticmethod
     def _fade_step(channel: Channel, ticks: int) -> None:

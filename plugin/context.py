@@ -41,6 +41,8 @@ class Context:
     """Walls, the pymunk space and the occlusion cache (feature ``occlusion``)."""
     redguard: Any = None
     """The Redguard runtime: effect bank, tasks, dialogue (feature ``redguard``)."""
+    emitters: Any = None
+    """Generic positional emitters and ``play_at`` one-shots (feature ``audio``)."""
 
     @classmethod
     def create(cls, settings: Settings, world: str = "default") -> Context:

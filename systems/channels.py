@@ -1,17 +1,52 @@
-"""Phase CHANNELS: every channel bank moves on (fades, cursors, sound ends)."""
+"""Phase CHANNELS: every channel bank moves on, then its profile law sets the gains.
+
+For each bank: ``advance`` (fades, the overall volume slide, cursors, sound
+ends and their callbacks), then every playing channel's volume, pan and pitch
+become ``gain_left``/``gain_right``/``step`` by the bank's profile
+(``soundscape.profiles.apply_law``), and a virtual bank marks its loudest
+``real_voices`` audible.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from soundscape.components.channel import ChannelFlags
 from soundscape.phase import Phase
+from soundscape.profiles import apply_law
 from soundscape.system import SoundSystem
 
 
+def voice_bank(bank: Any) -> None:
+    """Virtual banks: only the loudest ``real_voices`` playing channels are audible.
+
+    Loudness is the larger side gain; ties go to the lower channel index.
+    """
+    playing = [c for c in bank.channels if c.flags & ChannelFlags.PLAYING]
+    limit = bank.real_voices
+    if bank.policy != "virtual" or limit is None or len(playing) <= limit:
+        for channel in playing:
+            channel.audible = True
+        return
+    ranked = sorted(playing, key=lambda c: (-max(c.gain_left, c.gain_right), c.index))
+    for rank, channel in enumerate(ranked):
+        channel.audible = rank < limit
+
+
 class ChannelSystem(SoundSystem):
-    """Advances every bank in ``ctx.channels`` by the ticks this frame stepped."""
+    """Advances every bank in ``ctx.channels`` and applies its profile law."""
 
     phase = Phase.CHANNELS
     source = "channels"
 
     def _tick(self, ticks: int) -> None:
+        rate = self.ctx.settings.sample_rate_hz
+        sounds = self.ctx.sounds
         for bank in list(self.ctx.channels.values()):
             bank.advance(ticks)
+            for channel in bank.channels:
+                if not channel.flags & ChannelFlags.PLAYING:
+                    continue
+                sound = sounds.get(channel.sound) if sounds is not None and channel.sound else None
+                apply_law(bank, channel, rate, sound.bits if sound is not None else 16)
+            voice_bank(bank)

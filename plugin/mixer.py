@@ -1,0 +1,405 @@
+"""The numpy mixer: float32 stereo blocks from the latest voice snapshot.
+
+The game thread calls ``publish(snapshot)`` once a tick (a reference swap);
+``render(frames)`` runs on the audio side (pyglet's worker thread or the
+offline backend) and never waits on the game thread.
+
+Per block every voice is a row of a (voices, frames) matrix, filled with one
+``np.take`` from the packed sample store per group of rows: voices at their own
+rate copy frames; resampled voices interpolate linearly between two gathers
+with a fractional cursor that carries across blocks. Rows near a sound's end,
+a loop point or a delayed start are redone one by one (rare). Float profiles
+are then summed with per-side gains (``modern`` ramps from the previous gains
+across the block, so changes never click; ``ac``/``oni`` jump at the block
+boundary as DirectSound did). Redguard rows take the Miles integer path:
+``floor(floor(s a / 128) t / 128)`` per side on 16-bit sample units, exact in
+float32 because every intermediate is an integer below 2^24.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from soundscape.mixer_store import SampleStore, Segment
+from soundscape.snapshot import Snapshot, VoiceKey, VoiceSpec
+
+MILES_FULL_SCALE = 32768.0
+
+
+class _Voice:
+    """One rendered or silent voice between rebuilds (audio side only)."""
+
+    __slots__ = ("key", "spec", "seg", "cur_i", "cur_f", "g_left", "g_right", "fate")
+
+    def __init__(self, key: VoiceKey, spec: VoiceSpec, seg: Segment, start: float) -> None:
+        self.key, self.spec, self.seg = key, spec, seg
+        whole = math.floor(start)
+        self.cur_i, self.cur_f = int(whole), float(start - whole)
+        self.g_left, self.g_right = spec.gain_left, spec.gain_right
+        self.fate = "live"
+
+
+class Mixer:
+    """Renders the published voices to float32 stereo at ``sample_rate_hz``.
+
+    Args:
+        sample_rate_hz: output rate (48 kHz by default).
+        block_frames: the largest block rendered in one pass; longer requests
+            are split, buffers are sized for this.
+        max_voices: initial row capacity (grows when more voices play).
+    """
+
+    def __init__(self, sample_rate_hz: int = 48_000, block_frames: int = 1024,
+                 max_voices: int = 64) -> None:
+        self.sample_rate_hz = int(sample_rate_hz)
+        self.block_frames = int(block_frames)
+        self.master_gain = 1.0
+        self.store = SampleStore()
+        self._pending: Snapshot | None = None
+        self._applied: Snapshot | None = None
+        self._voices: list[_Voice] = []
+        self._silent: list[_Voice] = []
+        self._dirty = False
+        self._ar64 = np.arange(self.block_frames, dtype=np.int64)
+        self._ramps: dict[int, np.ndarray] = {}
+        self._out = np.zeros((self.block_frames, 2), dtype=np.float32)
+        self.frames_rendered = 0
+        self.backend: object | None = None
+        """The output that pulls blocks (offline or pyglet), closed with the mixer."""
+        self._alloc(max_voices)
+        self._set_rows([])
+
+    # -- game thread -----------------------------------------------------------
+
+    def publish(self, snapshot: Snapshot) -> None:
+        """Hand the mixer a new snapshot (game thread): pack new sounds, swap the reference."""
+        for spec in snapshot.voices:
+            self.store.segment(spec.sound, spec.miles is not None)
+        self._pending = snapshot
+
+    # -- buffers ---------------------------------------------------------------
+
+    def _alloc(self, rows: int) -> None:
+        shape = (max(rows, 1), self.block_frames)
+        self._cap = shape[0]
+        self._sl = np.zeros(shape, dtype=np.float32)
+        self._sr = np.zeros(shape, dtype=np.float32)
+        self._s1 = np.zeros(shape, dtype=np.float32)
+        self._t = np.zeros(shape, dtype=np.float32)
+        self._idx = np.zeros(shape, dtype=np.int32)  # the store stays below 2^31 frames
+        self._acc = np.zeros((3, self.block_frames), dtype=np.float32)
+        self._whole = np.zeros(shape, dtype=np.float32)
+
+    def _set_rows(self, voices: list[_Voice]) -> None:
+        """Order ``voices`` into groups and lay their state out in arrays."""
+        def group(v: _Voice) -> tuple[bool, bool, bool]:
+            interp = v.spec.step != 1.0 or v.cur_f != 0.0
+            return (v.spec.miles is not None, v.seg.stereo, interp)
+
+        voices.sort(key=group)
+        self._voices = voices
+        n = len(voices)
+        if n > self._cap:
+            self._alloc(max(n, 2 * self._cap))
+        self._ranges: list[tuple[int, int, bool, bool, bool]] = []
+        start = 0
+        for i in range(1, n + 1):
+            if i == n or group(voices[i]) != group(voices[start]):
+                self._ranges.append((start, i, *group(voices[start])))
+                start = i
+        self._n_float = sum(1 for v in voices if v.spec.miles is None)
+        self._left = np.array([v.seg.left for v in voices], dtype=np.intp)
+        self._delta = np.array([v.seg.right - v.seg.left for v in voices], dtype=np.intp)
+        self._length = np.array([v.seg.frames for v in voices], dtype=np.int64)
+        self._cur_i = np.array([v.cur_i for v in voices], dtype=np.int64)
+        self._cur_f = np.array([v.cur_f for v in voices], dtype=np.float64)
+        self._step = np.array([v.spec.step for v in voices], dtype=np.float64)
+        # offsets of each output frame within the block, in source frames (exact
+        # enough in float32: at most step x block frames, far below 2^24)
+        self._stepar = (self._step[:, None] * self._ar64[None, :]).astype(np.float32)
+        self._loop = np.array([v.spec.loop for v in voices], dtype=bool)
+        g1 = [(0.0, 0.0) if v.fate == "dying" else (v.spec.gain_left, v.spec.gain_right)
+              for v in voices]
+        self._g0l = np.array([v.g_left for v in voices], dtype=np.float32)
+        self._g0r = np.array([v.g_right for v in voices], dtype=np.float32)
+        self._g1l = np.array([g[0] for g in g1], dtype=np.float32)
+        self._g1r = np.array([g[1] for g in g1], dtype=np.float32)
+        self._ramping = bool(n) and bool(
+            np.any(self._g0l != self._g1l) or np.any(self._g0r != self._g1r))
+        miles = [v.spec.miles or (0, 0, 0, 0) for v in voices[self._n_float:]]
+        m = np.array(miles, dtype=np.float32).reshape(-1, 4)
+        self._miles_a = m[:, :2] / np.float32(128.0)
+        self._miles_t = m[:, 2:] / np.float32(128.0)
+        self._miles_outer = bool(np.any(m[:, 2:] != 128.0))
+
+    # -- snapshot application (audio side) -------------------------------------
+
+    def _collect(self) -> dict[VoiceKey, _Voice]:
+        """Write the row cursors back into their voices; the voices by key."""
+        by_key: dict[VoiceKey, _Voice] = {}
+        for row, voice in enumerate(self._voices):
+            voice.cur_i, voice.cur_f = int(self._cur_i[row]), float(self._cur_f[row])
+            voice.g_left, voice.g_right = float(self._g1l[row]), float(self._g1r[row])
+            by_key[voice.key] = voice
+        for voice in self._silent:
+            by_key[voice.key] = voice
+        return by_key
+
+    def _apply(self, snapshot: Snapshot | None) -> None:
+        old = self._collect()
+        rows: list[_Voice] = []
+        silent: list[_Voice] = []
+        seen: set[VoiceKey] = set()
+        if snapshot is not None:
+            for spec in snapshot.voices:
+                seen.add(spec.key)
+                voice = old.get(spec.key)
+                if voice is None or voice.fate == "dying":
+                    seg = self.store.segment(spec.sound, spec.miles is not None)
+                    voice = _Voice(spec.key, spec, seg, spec.start_cursor_frames)
+                else:
+                    voice.spec = spec
+                    if not spec.ramp:  # retail: the new gains apply at once
+                        voice.g_left, voice.g_right = spec.gain_left, spec.gain_right
+                if self._ended(voice):
+                    continue
+                (rows if spec.audible and not spec.paused else silent).append(voice)
+        cuts = snapshot.cuts if snapshot is not None else frozenset()
+        for key, voice in old.items():
+            if key in seen or voice.fate == "dying" or self._ended(voice):
+                continue
+            if key in cuts or snapshot is None and voice.fate != "orphan":
+                if voice.spec.ramp and voice in self._voices:
+                    voice.fate = "dying"  # modern: fade out over one block
+                    rows.append(voice)
+                continue
+            if snapshot is not None and not voice.spec.loop and key not in cuts:
+                voice.fate = "orphan"  # ended on the game side: play out the last frames
+                rows.append(voice)
+        self._silent = silent
+        self._set_rows(rows)
+        self._dirty = False
+
+    @staticmethod
+    def _ended(voice: _Voice) -> bool:
+        return not voice.spec.loop and voice.cur_i >= voice.seg.frames
+
+    # -- rendering (audio side) -------------------------------------------------
+
+    def render(self, frames: int) -> np.ndarray:
+        """``frames`` of float32 stereo, shape (frames, 2); a view valid until the next call."""
+        if frames > self._out.shape[0]:
+            self._out = np.zeros((frames, 2), dtype=np.float32)
+        out = self._out[:frames]
+        done = 0
+        while done < frames:
+            n = min(self.block_frames, frames - done)
+            self._block(out[done : done + n], n)
+            done += n
+        return out
+
+    def render_into(self, out: np.ndarray) -> None:
+        """Fill a caller's (frames, 2) float32 array."""
+        out[:] = self.render(out.shape[0])
+
+    def _block(self, out: np.ndarray, n: int) -> None:
+        pending = self._pending
+        if pending is not self._applied:
+            self._applied = pending
+            self._apply(pending)
+        elif self._dirty:
+            self._apply(self._applied)
+        self._advance_silent(n)
+        if not self._voices:
+            out[:] = 0.0
+            self.frames_rendered += n
+            return
+        data = self.store.data
+        slow = self._slow_rows(n)
+        slow_set = set(slow)
+        for start, stop, _miles, stereo, interp in self._ranges:
+            self._gather(data, start, stop, stereo, interp, n, slow_set)
+        for row in slow:
+            self._slow_row(data, row, n)
+        for start, stop, miles, _stereo, interp in self._ranges:
+            if miles and interp:  # Redguard: integer samples after resampling
+                np.floor(self._sl[start:stop, :n], out=self._sl[start:stop, :n])
+                np.floor(self._sr[start:stop, :n], out=self._sr[start:stop, :n])
+        self._mix(out, n)
+        self._advance_rows(n)
+        self.frames_rendered += n
+
+    def _gather(self, data: np.ndarray, a: int, b: int, stereo: bool, interp: bool,
+                n: int, slow: set[int]) -> None:
+        if not interp:  # at the sound's own rate: plain slices
+            sl, sr = self._sl, self._sr
+            starts = (self._left[a:b] + self._cur_i[a:b]).tolist()
+            deltas = self._delta[a:b].tolist()
+            for row, start, delta in zip(range(a, b), starts, deltas, strict=True):
+                if row in slow:
+                    continue
+                sl[row, :n] = data[start : start + n]
+                if stereo:
+                    sr[row, :n] = data[start + delta : start + delta + n]
+            return
+        whole, idx, frac = self._whole[a:b, :n], self._idx[a:b, :n], self._t[a:b, :n]
+        np.add(self._stepar[a:b, :n], self._cur_f[a:b, None].astype(np.float32), out=frac)
+        np.floor(frac, out=whole)
+        np.subtract(frac, whole, out=frac)
+        np.copyto(idx, whole, casting="unsafe")
+        np.add(idx, (self._left[a:b] + self._cur_i[a:b]).astype(np.int32)[:, None], out=idx)
+        # rows flagged slow may point anywhere: "wrap" keeps them in bounds until redone
+        self._lerp(data, idx, self._sl[a:b, :n], self._s1[a:b, :n], frac)
+        if stereo:
+            np.add(idx, self._delta[a:b].astype(np.int32)[:, None], out=idx)
+            self._lerp(data, idx, self._sr[a:b, :n], self._s1[a:b, :n], frac)
+
+    @staticmethod
+    def _lerp(data: np.ndarray, idx: np.ndarray, dst: np.ndarray, tmp: np.ndarray,
+              frac: np.ndarray) -> None:
+        np.take(data, idx, out=dst, mode="wrap")
+        np.take(data[1:], idx, out=tmp, mode="wrap")
+        np.subtract(tmp, dst, out=tmp)
+        np.multiply(tmp, frac, out=tmp)
+        np.add(dst, tmp, out=dst)
+
+    def _slow_rows(self, n: int) -> list[int]:
+        """Rows that start late, reach their end or wrap a loop in this block."""
+        last = self._cur_i + (self._cur_f + self._step * n)
+        rows: list[int] = np.flatnonzero((self._cur_i < 0) | (last + 2.0 >= self._length)).tolist()
+        return rows
+
+    def _slow_row(self, data: np.ndarray, row: int, n: int) -> None:
+        length = int(self._length[row])
+        pos = float(self._cur_i[row]) + (self._cur_f[row] + self._step[row] * self._ar64[:n])
+        i0 = np.floor(pos)
+        frac = (pos - i0).astype(np.float32)
+        i0 = i0.astype(np.int64)
+        i1 = i0 + 1
+        ok0, ok1 = i0 >= 0, i1 >= 0
+        if self._loop[row]:
+            j0, j1 = i0 % length, i1 % length
+        else:
+            ok0 &= i0 < length
+            ok1 &= i1 < length
+            j0, j1 = np.clip(i0, 0, length - 1), np.clip(i1, 0, length - 1)
+        sides = [(self._sl, 0)]
+        if self._voices[row].seg.stereo:
+            sides.append((self._sr, int(self._delta[row])))
+        for dst, delta in sides:
+            base = int(self._left[row]) + delta
+            x0 = np.where(ok0, data[base + j0], np.float32(0.0))
+            x1 = np.where(ok1, data[base + j1], np.float32(0.0))
+            dst[row, :n] = x0 + frac * (x1 - x0)
+
+    def _ramp(self, n: int) -> np.ndarray:
+        ramp = self._ramps.get(n)
+        if ramp is None:
+            ramp = self._ramps[n] = (np.arange(1, n + 1, dtype=np.float32) / np.float32(n))
+        return ramp
+
+    def _mix(self, out: np.ndarray, n: int) -> None:
+        f = self._n_float
+        left, right = out[:, 0], out[:, 1]
+        left[:] = 0.0
+        right[:] = 0.0
+        if f:
+            self._mix_float(left, right, f, n)
+        if f < len(self._voices):
+            self._mix_miles(left, right, f, n)
+        if self.master_gain != 1.0:
+            out *= np.float32(self.master_gain)
+
+    def _split(self, a: int, b: int) -> tuple[slice, slice]:
+        """(mono rows, stereo rows) within rows a..b (mono rows come first)."""
+        first_stereo = b
+        for start, _stop, _m, stereo, _i in self._ranges:
+            if stereo and a <= start < b:
+                first_stereo = min(first_stereo, start)
+        return slice(a, first_stereo), slice(first_stereo, b)
+
+    def _weighted(self, gains: np.ndarray, rows: slice, src: np.ndarray, n: int,
+                  acc: int) -> np.ndarray:
+        """sum over ``rows`` of gains[row] x src[row, :n], into accumulator ``acc``."""
+        out = self._acc[acc, :n]
+        if rows.stop <= rows.start:
+            out[:] = 0.0
+            return out
+        block = src[rows, :n]
+        if block.flags.c_contiguous:
+            np.dot(gains[rows], block, out=out)
+        else:
+            out[:] = np.dot(gains[rows], block)
+        return out
+
+    def _mix_float(self, left: np.ndarray, right: np.ndarray, f: int, n: int) -> None:
+        mono, stereo = self._split(0, f)
+        everything = slice(0, f)
+        left += self._weighted(self._g0l, everything, self._sl, n, 0)
+        right += self._weighted(self._g0r, mono, self._sl, n, 1)
+        right += self._weighted(self._g0r, stereo, self._sr, n, 2)
+        if not self._ramping:
+            return
+        ramp = self._ramp(n)
+        dl, dr = self._g1l - self._g0l, self._g1r - self._g0r
+        left += ramp * self._weighted(dl, everything, self._sl, n, 0)
+        right += ramp * (self._weighted(dr, mono, self._sl, n, 1)
+                         + self._weighted(dr, stereo, self._sr, n, 2))
+
+    def _mix_miles(self, left: np.ndarray, right: np.ndarray, f: int, n: int) -> None:
+        """Redguard rows: floor(floor(s a / 128) t / 128) per side, summed as integers."""
+        mono, stereo = self._split(f, len(self._voices))
+        for side, out in ((0, left), (1, right)):
+            total = np.zeros(n, dtype=np.float32)
+            for rows in (mono, stereo):
+                if rows.stop <= rows.start:
+                    continue
+                src = self._sr if (side == 1 and rows is stereo) else self._sl
+                m = slice(rows.start - f, rows.stop - f)
+                tmp = self._t[rows, :n]
+                np.multiply(src[rows, :n], self._miles_a[m, side, None], out=tmp)
+                np.floor(tmp, out=tmp)
+                if self._miles_outer:
+                    np.multiply(tmp, self._miles_t[m, side, None], out=tmp)
+                    np.floor(tmp, out=tmp)
+                total += np.add.reduce(tmp, axis=0)
+            out += total / np.float32(MILES_FULL_SCALE)
+
+    def _advance_rows(self, n: int) -> None:
+        pos = self._cur_f + self._step * n
+        whole = np.floor(pos)
+        self._cur_f = pos - whole
+        self._cur_i += whole.astype(np.int64)
+        wrap = self._loop & (self._cur_i >= self._length)
+        if wrap.any():
+            self._cur_i[wrap] %= self._length[wrap]
+        self._g0l, self._g0r = self._g1l, self._g1r
+        if self._ramping:
+            self._ramping = False
+        ended = ~self._loop & (self._cur_i >= self._length)
+        if ended.any() or any(v.fate == "dying" for v in self._voices):
+            self._dirty = True
+
+    def _advance_silent(self, n: int) -> None:
+        for voice in self._silent:
+            if voice.spec.paused:
+                continue
+            pos = voice.cur_f + voice.spec.step * n
+            whole = math.floor(pos)
+            voice.cur_i += int(whole)
+            voice.cur_f = pos - whole
+            if voice.spec.loop and voice.cur_i >= voice.seg.frames:
+                voice.cur_i %= voice.seg.frames
+
+    def close(self) -> None:
+        """Close the backend (stops a pyglet player); the mixer holds nothing else."""
+        close = getattr(self.backend, "close", None)
+        if close is not None:
+            close()
+
+    @property
+    def voice_count(self) -> int:
+        """Voices rendered in the latest block."""
+        return len(self._voices)

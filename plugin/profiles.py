@@ -1,0 +1,97 @@
+"""Profile laws: a channel's volume, pan and pitch (profile units) to side gains and step.
+
+Phase CHANNELS calls ``apply_law`` on every playing channel. The outputs are
+``gain_left``/``gain_right`` (linear) and ``step`` (source frames per output
+frame at the mixer's rate). Retail profiles keep their quantisation:
+
+* ``ac``: integer dB and pan -15..15, x100 to DirectSound (``laws.directsound``).
+* ``oni``: the linear product times the bank's overall volume to hundredths of
+  a dB (0x485480), pan in hundredths of a dB; above 1 the set fails and the
+  previous gains stay; the buffer runs at 22,050 x pitch Hz (0x485460).
+* ``redguard``: the Miles 16-bit coefficients ``floor(T[p] v / 127)`` / 128
+  (8-bit: ``(v + 1) T[p] / 128^2``) and the channel's ``rate_hz``.
+* ``modern``: equal-power pan of a linear gain; the sound's rate times pitch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from soundscape.components.channel import Channel
+from soundscape.laws.directsound import ac_gains, oni_gains
+from soundscape.laws.modern import equal_power
+
+ONI_BUFFER_RATE_HZ = 22_050.0
+"""Every Oni channel is a 22,050 Hz buffer; pitch sets its frequency (0x485460)."""
+
+
+def miles_coefficients(volume: int, pan: int) -> tuple[int, int]:
+    """Redguard's 16-bit Miles coefficients (left, right), from ``soundscape.laws.redguard``.
+
+    The Redguard runtime owns the law; a local copy of the seed's formula stands
+    in while that module is absent (T[p] = 2p for p < 63 else 128,
+    c = floor(T v / 127), left T[127 - pan], right T[pan]).
+
+    >>> miles_coefficients(127, 64), miles_coefficients(100, 0)
+    ((128, 128), (100, 0))
+    """
+    try:
+        from soundscape.laws.redguard import miles_coefficients_16
+    except ImportError:
+        v, p = min(max(int(volume), 0), 127), min(max(int(pan), 0), 127)
+
+        def table(i: int) -> int:
+            return 2 * i if i <= 62 else 128
+
+        return table(127 - p) * v // 127, table(p) * v // 127
+    left, right = miles_coefficients_16(int(volume), int(pan))
+    return int(left), int(right)
+
+
+def miles_table_value(index: int) -> int:
+    """T[index] of the Miles pan table (2p for p 0..62, 128 for 63..127)."""
+    i = min(max(int(index), 0), 127)
+    return 2 * i if i <= 62 else 128
+
+
+def redguard_gains(volume: float, pan: float, bits: int) -> tuple[float, float]:
+    """Linear side gains the Miles integer path amounts to (seed 002, "Mixer gain and pan law")."""
+    v = min(max(int(volume), 0), 127)
+    p = min(max(int(pan), 0), 127)
+    if bits == 8:
+        a = v + 1 if v else 0
+        return (a * miles_table_value(127 - p) / 16384.0, a * miles_table_value(p) / 16384.0)
+    left, right = miles_coefficients(v, p)
+    return left / 128.0, right / 128.0
+
+
+def playback_rate_hz(profile: str, channel: Channel) -> float:
+    """Source frames a second for ``channel`` under ``profile``."""
+    if profile == "oni":
+        return ONI_BUFFER_RATE_HZ * channel.pitch
+    if profile == "redguard":
+        return channel.rate_hz
+    return channel.sample_rate_hz * channel.pitch
+
+
+def apply_law(bank: Any, channel: Channel, output_rate_hz: int, bits: int = 16) -> None:
+    """Set ``channel.gain_left``, ``gain_right`` and ``step`` from its bank's profile law.
+
+    ``bits`` is the sound's PCM width (the Redguard 8-bit table differs).
+    """
+    profile = bank.profile
+    overall = float(bank.overall_volume)
+    gains: tuple[float, float] | None
+    if profile == "ac":
+        gains = ac_gains(channel.volume, channel.pan)
+    elif profile == "oni":
+        gains = oni_gains(channel.volume * overall, channel.pan)
+        overall = 1.0  # already inside the product
+    elif profile == "redguard":
+        gains = redguard_gains(channel.volume, channel.pan, bits)
+    else:
+        gains = equal_power(channel.volume, channel.pan)
+    if gains is not None:
+        channel.gain_left, channel.gain_right = gains[0] * overall, gains[1] * overall
+    rate = playback_rate_hz(profile, channel)
+    channel.step = max(rate, 0.0) / float(output_rate_hz)

@@ -1,0 +1,29 @@
+"""Phase PUBLISH: hand the mixer an immutable snapshot of every voice.
+
+The snapshot is swapped in by reference (the audio side never waits). With
+the offline backend the tick's frames are rendered right here, so a scene
+stepped tick by tick renders the same audio every run.
+"""
+
+from __future__ import annotations
+
+from soundscape.phase import Phase
+from soundscape.snapshot import build_snapshot
+from soundscape.system import SoundSystem
+
+
+class PublishSystem(SoundSystem):
+    """Builds the snapshot, publishes it and lets a tick-driven backend render."""
+
+    phase = Phase.PUBLISH
+    source = "mixer"
+
+    def _tick(self, ticks: int) -> None:
+        mixer = self.ctx.mixer
+        if mixer is not None:
+            mixer.publish(build_snapshot(self.ctx))
+        for bank in list(self.ctx.channels.values()):
+            bank.mark_published()
+        on_tick = getattr(getattr(mixer, "backend", None), "on_tick", None)
+        if on_tick is not None:
+            on_tick(ticks)
