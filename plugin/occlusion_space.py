@@ -160,7 +160,10 @@ class WallSpace:
         table = self._walls
         for entity, wall in walls:
             seen.add(entity)
-            key = wall_key(wall)
+            key = (  # wall_key(), inlined: every wall is compared every tick
+                wall.ax_m, wall.az_m, wall.bx_m, wall.bz_m,
+                wall.flags, wall.object_id, wall.normal_x, wall.normal_z,
+            )
             mirrored = table.get(entity)
             if mirrored is not None and mirrored.key == key:
                 continue

@@ -5,6 +5,8 @@ Figures:
         counted by OSiCalc_PositionAndVolume's rules (target >= 200).
     occlusion_tick_us: one OCCLUSION phase (walls mirrored, hearing of 1,000
         placed records, the due twelfth recounted and logged) (target < 1,000).
+    occlusion_tick_nolog_us: the same with ``log_recomputes`` off (no ``occlusion``
+        events): what the event log costs.
     flyby_tick_us: one FLYBYS phase with 24 records in flight (target < 100).
 """
 
@@ -78,8 +80,9 @@ def bench_rays() -> float:
     return len(rays) / (seconds * 1000.0)
 
 
-def bench_occlusion_tick() -> float:
+def bench_occlusion_tick(log: bool = True) -> float:
     plugin = _plugin("bench-occlusion-tick")
+    plugin.context.occlusion.log_recomputes = log
     rng = random.Random(6)
     for wall in _walls(rng):
         esper.create_entity(wall)
@@ -132,6 +135,7 @@ def run() -> dict[str, float]:
     return {
         "occlusion_rays_per_ms": bench_rays(),
         "occlusion_tick_us": bench_occlusion_tick(),
+        "occlusion_tick_nolog_us": bench_occlusion_tick(log=False),
         "flyby_tick_us": bench_flyby_tick(),
     }
 
