@@ -63,6 +63,19 @@ def pcm_to_float(pcm: np.ndarray, sample_bits: int) -> np.ndarray:
     return (pcm.astype(np.float32) - np.float32(128.0)) / np.float32(128.0)
 
 
+def register_pcm(sounds: Any, name: str, pcm: np.ndarray, bits: int, rate_hz: int) -> None:
+    """Add ``pcm`` to the sound bank as exact floats, with the integers kept beside them.
+
+    The sound bank keeps ``pcm``/``bits`` on the ``Sound`` for the mixer's Miles
+    integer path; a bank without those slots gets the floats only.
+    """
+    samples = pcm_to_float(pcm, bits)
+    try:
+        sounds.add(name, samples, rate_hz, pcm=pcm, bits=bits)
+    except TypeError:
+        sounds.add(name, samples, rate_hz)
+
+
 class EffectBank:
     """MAIN.SFX: effects by index; ``count`` is the number of effects (118 shipped).
 
@@ -109,7 +122,7 @@ class EffectBank:
         self._by_name[effect.sound_name] = effect
         self.count = max(self.count, index + 1)
         if self.sounds is not None:
-            self.sounds.add(effect.sound_name, pcm_to_float(data, bits), effect.sample_rate_hz)
+            register_pcm(self.sounds, effect.sound_name, effect.pcm, bits, effect.sample_rate_hz)
         return effect
 
     def get(self, index: int) -> Effect | None:

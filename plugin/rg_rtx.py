@@ -11,13 +11,13 @@ and releases an unused one whose age is strictly less than the elapsed ticks.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from soundscape.errors import DataError
 from soundscape.laws import redguard as law
-from soundscape.rg_effects import pcm_to_float
+from soundscape.rg_effects import register_pcm
 
 if TYPE_CHECKING:
     from soundscape.rg_runtime import RedguardRuntime
@@ -77,7 +77,7 @@ class RtxClip:
 class RtxStore:
     """The RTX file: clips by (lowercased) label; voiced clips go into the sound bank."""
 
-    def __init__(self, sounds: object = None) -> None:
+    def __init__(self, sounds: Any = None) -> None:
         self.sounds = sounds
         self._clips: dict[str, RtxClip] = {}
         self._by_name: dict[str, RtxClip] = {}
@@ -98,7 +98,7 @@ class RtxStore:
         self._clips[key] = clip
         self._by_name[clip.sound_name] = clip
         if pcm is not None and self.sounds is not None:
-            self.sounds.add(clip.sound_name, pcm_to_float(pcm, bits), clip.sample_rate_hz)  # type: ignore[attr-defined]
+            register_pcm(self.sounds, clip.sound_name, pcm, bits, clip.sample_rate_hz)
         return clip
 
     def find(self, label: str) -> RtxClip | None:
