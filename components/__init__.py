@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from soundscape.components.occlusion import Flyby, Occluded, Wall
 from soundscape.components.spatial import Listener, Position
 
-__all__ = ["Listener", "Position"]
+__all__ = ["Flyby", "Listener", "Occluded", "Position", "Wall"]
