@@ -161,7 +161,7 @@ def test_sound_positions_stay_in_their_slots() -> None:
     rng = MsvcRand(5)
     seen = set()
     for _ in range(500):
-        x, y, z = sound.get_sound_pos((0.0, 0.0, 3.0), rng)  # type: ignore[misc]
+        x, y, z = sound.get_sound_pos((0.0, 0.0, 3.0), rng)
         dist, bearing = math.hypot(x, y), math.degrees(math.atan2(x, y)) % 360
         ok = [i for i, d in enumerate(sound.sound_dir)
               if abs((bearing - math.degrees(direction_heading(d)) + 180) % 360 - 180) <= 11.25001

@@ -236,7 +236,7 @@ def test_packed_stream_offsets() -> None:
         (lambda d: d[:36] + struct.pack("<f", float("inf")) + d[40:], "[1].base_chance"),
     ],
 )
-def test_packed_bad_bytes(mutate, message: str) -> None:  # type: ignore[no-untyped-def]
+def test_packed_bad_bytes(mutate, message: str) -> None:
     data = mutate(pack_stb_desc(_desc()))
     with pytest.raises(DataError) as info:
         unpack_stb_desc(data, "meadow.stb")
