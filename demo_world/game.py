@@ -95,6 +95,13 @@ class DemoGame:
             self.listener.heading_rad = heading_rad
         place_listener(self.listener, self.walker, self.village, x_m, z_m)
 
+    def toggle_torch(self) -> str:
+        """Light or snuff the player's torch (Redguard effect 25); a status message."""
+        village = self.director.redguard
+        if village is None:
+            return "no Redguard runtime: no torch"
+        return "torch lit" if village.toggle_torch() else "torch out"
+
     def close(self) -> None:
         """Uninstall the plugin, delete the world, go back to the previous one."""
         esper.switch_world(self.world_name)

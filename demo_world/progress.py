@@ -32,7 +32,8 @@ class ProgressBar:
         self._last = percent
         filled = int(fraction * self.width)
         bar = "#" * filled + "." * (self.width - filled)
-        self.stream.write(f"\r[{bar}] {percent:3d}% {done:6.1f}/{self.total:.1f} s  {note[:40]:<40}")
+        line = f"\r[{bar}] {percent:3d}% {done:6.1f}/{self.total:.1f} s  {note[:40]:<40}"
+        self.stream.write(line)
         self.stream.flush()
 
     def finish(self, note: str = "") -> None:

@@ -18,7 +18,9 @@ True
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from soundscape.demo_world.world import CELL_M, TERRAIN_IDS, Terrain
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +32,10 @@ class Waypoint:
     z_m: float
     dwell_s: float = 0.0
     face: tuple[float, float] | None = None
+    torch: bool | None = None
+    """Light (True) or snuff (False) the torch on arriving; None leaves it."""
+    terrain: str | None = None
+    """The terrain this stop is for: ``route_for`` moves it onto that terrain."""
 
 
 ROUTE: tuple[Waypoint, ...] = (
@@ -38,24 +44,64 @@ ROUTE: tuple[Waypoint, ...] = (
     Waypoint("village plaza", 384.0, 384.0),
     Waypoint("villager", 432.0, 380.0, 5.0, face=(440.0, 376.0)),
     Waypoint("house door", 356.0, 390.0),
-    Waypoint("inside the house", 356.0, 410.0, 3.0),
+    Waypoint("inside the house", 356.0, 410.0, 3.0, torch=True),
     Waypoint("house door", 356.0, 390.0),
     Waypoint("alley", 384.0, 392.0),
     Waypoint("behind the palisade", 384.0, 430.0, 3.0, face=(384.0, 462.0)),
     Waypoint("palisade end", 448.0, 432.0),
     Waypoint("round the palisade", 448.0, 452.0),
     Waypoint("waterfall in the open", 414.0, 472.0, 3.0, face=(384.0, 462.0)),
-    Waypoint("village edge", 470.0, 520.0),
-    Waypoint("forest", 330.0, 690.0, 1.0),
-    Waypoint("snow", 690.0, 700.0, 1.0),
-    Waypoint("lake shore", 555.0, 384.0, 1.0),
-    Waypoint("lake water", 640.0, 384.0, 1.0),
-    Waypoint("desert", 600.0, 130.0, 1.0),
+    Waypoint("village edge", 470.0, 520.0, torch=False),
+    Waypoint("forest", 330.0, 690.0, 1.0, terrain="forest"),
+    Waypoint("snow", 690.0, 700.0, 1.0, terrain="snow"),
+    Waypoint("lake shore", 640.0, 490.0, 1.0, terrain="shore"),
+    Waypoint("lake water", 640.0, 384.0, 1.0, terrain="water"),
+    Waypoint("desert", 600.0, 130.0, 1.0, terrain="desert"),
     Waypoint("desert west", 420.0, 120.0),
     Waypoint("home meadow", 260.0, 300.0),
 )
 
 MAX_SPEED_M_S = 60.0
+SEARCH_CELLS = 6
+"""How far (land cells) ``route_for`` looks for a stop's terrain."""
+
+
+def route_for(terrain: Terrain, route: tuple[Waypoint, ...] = ROUTE) -> tuple[Waypoint, ...]:
+    """The route with every terrain stop moved onto its terrain for this seed's map.
+
+    A stop goes to the centre of the cell, within ``SEARCH_CELLS`` of where it
+    was, that has the most neighbours (3 x 3) of its terrain, the nearest first.
+    """
+    out = []
+    for waypoint in route:
+        if waypoint.terrain is None:
+            out.append(waypoint)
+            continue
+        out.append(_move_onto(terrain, waypoint, TERRAIN_IDS[waypoint.terrain]))
+    return tuple(out)
+
+
+def _move_onto(terrain: Terrain, waypoint: Waypoint, wanted: int) -> Waypoint:
+    cell = terrain.cell_index(waypoint.x_m, waypoint.z_m)
+    if cell is None:
+        return waypoint
+    types = terrain.types
+    best: tuple[int, float, int, int] | None = None
+    for ix in range(cell[0] - SEARCH_CELLS, cell[0] + SEARCH_CELLS + 1):
+        for iz in range(cell[1] - SEARCH_CELLS, cell[1] + SEARCH_CELLS + 1):
+            if not (0 <= ix < terrain.cells_x and 0 <= iz < terrain.cells_z):
+                continue
+            if types[ix, iz] != wanted:
+                continue
+            around = types[max(ix - 1, 0): ix + 2, max(iz - 1, 0): iz + 2]
+            score = min(int((around == wanted).sum()), 6)  # mostly its terrain is enough
+            distance = math.hypot(ix - cell[0], iz - cell[1])
+            if best is None or (score, -distance) > (best[0], -best[1]):
+                best = (score, distance, ix, iz)
+    if best is None:
+        return waypoint
+    x, z = (best[2] + 0.5) * CELL_M, (best[3] + 0.5) * CELL_M
+    return replace(waypoint, x_m=x, z_m=z)
 
 
 def _heading(dx: float, dz: float) -> float:
@@ -106,6 +152,11 @@ class Autopilot:
             if t_s < seg.end_s:
                 return seg
         return self.segments[-1]
+
+    def arrived(self, t_s: float) -> Waypoint | None:
+        """The waypoint the player stands at (dwelling there), or None while walking."""
+        seg = self.segment(t_s)
+        return seg.a if seg.b is None else None
 
     def label(self, t_s: float) -> str:
         seg = self.segment(t_s)

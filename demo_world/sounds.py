@@ -126,13 +126,14 @@ RG_SOUNDS: dict[str, Callable[[], np.ndarray]] = {
 
 
 def synthesize(bank: Any) -> list[str]:
-    """Add every demo sound to ``bank`` (a ``SoundBank``); returns their names.
+    """Add the AC and Oni sounds to ``bank`` (a ``SoundBank``); returns their names.
 
-    Redguard effects keep 16-bit PCM (the Miles mixer's integer path).
+    The Redguard recipes become indexed 16-bit effects instead
+    (``soundscape.demo_world.rg_village.load_effects``).
     """
     names = []
-    for table, bits in ((AC_SOUNDS, 0), (ONI_SOUNDS, 0), (RG_SOUNDS, 16)):
+    for table in (AC_SOUNDS, ONI_SOUNDS):
         for name, recipe in table.items():
-            synth.add_to(bank, name, recipe(), RATE_HZ, bits=bits)
+            synth.add_to(bank, name, recipe(), RATE_HZ)
             names.append(name)
     return names

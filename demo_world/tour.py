@@ -25,7 +25,7 @@ import numpy as np
 from soundscape.demo_world.audio_out import AudioRecorder
 from soundscape.demo_world.game import TICK_S, DemoGame
 from soundscape.demo_world.progress import ProgressBar
-from soundscape.demo_world.route import ROUTE, Autopilot
+from soundscape.demo_world.route import ROUTE, Autopilot, route_for
 
 DEFAULT_SECONDS = 240.0
 PNG_LABEL = "behind the palisade"
@@ -71,6 +71,15 @@ def voices(game: DemoGame) -> dict[str, float]:
     return out
 
 
+def _arrive(game: DemoGame, pilot: Autopilot, t_s: float) -> None:
+    """What the player does on arriving at a waypoint (light or snuff the torch)."""
+    seg = pilot.segment(t_s)
+    waypoint = seg.a
+    village = game.director.redguard
+    if waypoint.torch is not None and village is not None:
+        village.set_torch(waypoint.torch)
+
+
 def _listen(game: DemoGame, label: str) -> None:
     """A ``tour``/``listen`` record: what plays, how loud, in the middle of a dwell."""
     pos = game.position
@@ -102,11 +111,12 @@ def run_tour(
     Raises:
         ValueError: ``seconds`` not positive and finite.
     """
-    pilot = Autopilot(ROUTE, seconds)
+    Autopilot(ROUTE, seconds)  # refuse bad seconds before opening any file
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     events_path = out_dir / "events.jsonl"
     game = DemoGame(seed, backend="offline", event_log_path=events_path)
+    pilot = Autopilot(route_for(game.terrain), seconds)
     try:
         return _walk(game, pilot, out_dir, events_path, progress, png,
                      png_time(pilot) if png_at_s is None else png_at_s, keep_audio)
@@ -135,6 +145,7 @@ def _walk(game: DemoGame, pilot: Autopilot, out_dir: Path, events_path: Path, pr
         note = pilot.label(tick * TICK_S)
         if note != last_note:
             last_note = note
+            _arrive(game, pilot, tick * TICK_S)
             game.ctx.events.emit("tour", "waypoint", pos=(x, game.position.y_m, z), label=note,
                                  terrain=game.terrain.terrain_name(x, z),
                                  outdoors=game.listener.outdoors)

@@ -50,8 +50,8 @@ TERRAIN_NAMES = {index: name for name, index in TERRAIN_IDS.items()}
 
 VILLAGE_CENTRE_M = (384.0, 384.0)
 LAKE_CENTRE_M = (640.0, 384.0)
-LAKE_WATER_RADIUS_M = 62.0
-LAKE_SHORE_RADIUS_M = 110.0
+LAKE_WATER_RADIUS_M = 80.0
+LAKE_SHORE_RADIUS_M = 124.0
 
 SITES: tuple[tuple[str, float, float], ...] = (
     ("grassland", 384.0, 384.0),
