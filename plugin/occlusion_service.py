@@ -9,6 +9,7 @@ phase). It keeps the last ray of every record for drawing (``last_rays``).
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -57,6 +58,8 @@ class OcclusionService:
         level_loaded: False reproduces retail's "no level": every count is 3.
         log_recomputes: emit an ``occlusion`` event whenever a record recounts.
         last_rays: entity -> the ``RayTrace`` of its last count.
+        recent_queries: the ``RayTrace`` of the latest uncached queries (impulses,
+            flybys), newest last.
         flybys: the ``FlybyTable`` (set by the feature's ``install``).
     """
 
@@ -67,6 +70,7 @@ class OcclusionService:
         self.level_loaded = True
         self.log_recomputes = True
         self.last_rays: dict[int, RayTrace] = {}
+        self.recent_queries: deque[RayTrace] = deque(maxlen=64)
         self.flybys: FlybyTable | None = None
         self._bad_places: set[int] = set()
         self._no_listener_logged = False
@@ -130,7 +134,13 @@ class OcclusionService:
         listener = listener_xyz if listener_xyz is not None else self.listener_xyz()
         if listener is None or not _finite3(listener):
             raise InputError(f"occlusion.query: no usable listener ({listener})")
-        return self._evaluate(place, listener, far, min_occlusion)
+        result = self._evaluate(place, listener, far, min_occlusion)
+        ears = (float(listener[0]), float(listener[1]), float(listener[2]))
+        self.recent_queries.append(
+            RayTrace(place, ears, result.walls, result.volume, result.in_hearing,
+                     self.ctx.clock.tick)
+        )
+        return result
 
     def _evaluate(self, place: Vec3, listener: Vec3, far: float, min_occ: float) -> OcclusionResult:
         u = self.units_per_m

@@ -33,6 +33,10 @@ def test_query_through_walls_from_the_active_listener() -> None:
     assert service.query((10.0, 0.0, 0.0), 10.0, 0.999) == (1.0, 0, True)
     # An explicit listener beyond the walls hears it clear.
     assert service.query((10.0, 0.0, 0.0), 10.0, listener_xyz=(9.0, 0.0, 0.0)).walls == 0
+    # Each query's ray is kept for drawing.
+    ray = service.recent_queries[-1]
+    assert ray.from_xyz == (10.0, 0.0, 0.0) and ray.to_xyz == (9.0, 0.0, 0.0)
+    assert ray.walls == 0 and len(service.recent_queries) == 4
     plugin.uninstall()
 
 
