@@ -62,7 +62,7 @@ class OniSound:
         self.ambients = AmbientSlots(self)
         self.scripts: Scripts | None = None
         self.placed: PlacedTable | None = None
-        self.ears = Ears((0.0, 0.0, 0.0), 0.0, "none")
+        self.ears = Ears((0.0, 0.0, 0.0), 0.0, "unset")
         self.ears_tick = -1
         self._overall, self._overall_target = 1.0, 1.0
         self.bank_overall = hasattr(bank, "set_overall_volume")
