@@ -40,7 +40,7 @@ def engine_point(x_m: float, y_m: float, z_m: float, units_per_m: float) -> Engi
 
 def own_position(entity: int, units_per_m: float) -> EnginePoint | None:
     """The object's own position (animation PlaySound), None without a finite one."""
-    position = esper.try_component(entity, Position) if esper.entity_exists(entity) else None
+    position = esper.try_component(entity, Position)  # None for a deleted entity too
     if position is None:
         return None
     return engine_point(position.x_m, position.y_m, position.z_m, units_per_m)
@@ -49,8 +49,6 @@ def own_position(entity: int, units_per_m: float) -> EnginePoint | None:
 def attached_position(attachment: RgAttachment, units_per_m: float) -> EnginePoint | None:
     """Master position plus the offset rotated by the master's yaw (compass, clockwise)."""
     master = attachment.master
-    if not esper.entity_exists(master):
-        return None
     base = esper.try_component(master, Position)
     if base is None:
         return None
@@ -66,15 +64,13 @@ def attached_position(attachment: RgAttachment, units_per_m: float) -> EnginePoi
 
 def emitter_position(entity: int, units_per_m: float) -> EnginePoint | None:
     """Where ``entity``'s script sounds come from (the seed's emitter rules)."""
-    if not esper.entity_exists(entity):
-        return None
     obj = esper.try_component(entity, RgObject)
     if obj is not None and obj.attr_slave:
         attachment = esper.try_component(entity, RgAttachment)
         if attachment is not None:
             return attached_position(attachment, units_per_m)
     link = esper.try_component(entity, RgLink)
-    if link is not None and esper.entity_exists(link.target):
+    if link is not None:
         target = esper.try_component(link.target, Position)
         if target is not None:
             return engine_point(target.x_m, target.y_m, target.z_m, units_per_m)

@@ -27,6 +27,7 @@ from soundscape.rg_emitter import EnginePoint, emitter_position, engine_point
 from soundscape.rg_engine_sounds import EngineSounds
 from soundscape.rg_rtx import RtxCache, RtxStore
 from soundscape.rg_script import ScriptCalls
+from soundscape.rg_status import is_playing
 from soundscape.rg_surface import SurfaceRemap
 from soundscape.rg_tasks import TaskList
 
@@ -123,6 +124,7 @@ class RedguardRuntime:
         requested: int | None = None,
         start_index: int | None = None,
         caller: str = "Sound",
+        log_drop: bool = True,
     ) -> int | None:
         """Start ``effect``; the channel slot, or None (out of range, missing, dropped).
 
@@ -140,7 +142,8 @@ class RedguardRuntime:
             return None
         rate = law.playback_rate(record.sample_rate_hz, rate_offset)
         return self.start_named(record.sound_name, rate, volume, pan, owner, loop=record.loops,
-                                effect=requested, start_index=start_index, caller=caller)
+                                effect=requested, start_index=start_index, caller=caller,
+                                log_drop=log_drop)
 
     def start_named(
         self,
@@ -154,6 +157,7 @@ class RedguardRuntime:
         effect: int = -1,
         start_index: int | None = None,
         caller: str = "Sound",
+        log_drop: bool = True,
     ) -> int | None:
         """Start a registered sound at ``rate_hz`` on the first idle channel."""
         if start_index is not None:
@@ -163,6 +167,16 @@ class RedguardRuntime:
             self.start_index = START_INDEX_SHARED
         volume = law.clamp(int(volume), 0, law.VOLUME_MAX)
         pan = law.clamp(int(pan), 0, law.VOLUME_MAX)
+        for channel in self.bank.channels[max(index, 0):]:
+            if not is_playing(channel):
+                break
+        else:
+            # None idle: dropped, never stolen. Checked here first so a retrying
+            # ambient task can log its drop once (the bank would log every retry).
+            if log_drop:
+                self.events.emit(self.bank.name, "drop", sound=sound, reason="no channel",
+                                 priority=1, owner=owner, caller=caller)
+            return None
         handle = self.bank.acquire(owner=owner, start_index=index, sound=sound)
         if handle is None:
             return None
@@ -179,8 +193,8 @@ class RedguardRuntime:
 
     def slot_playing(self, slot: int | None) -> bool:
         """Miles status 4 (playing) of whatever sample ``slot`` holds now."""
-        return slot is not None and 0 <= slot < len(self.bank.channels) and (
-            self.bank.channels[slot].playing)
+        return slot is not None and 0 <= slot < len(self.bank.channels) and is_playing(
+            self.bank.channels[slot])
 
     def stop_slot(self, slot: int | None, reason: str = "stop") -> bool:
         """Stop the slot's current sample, whoever started it."""
@@ -215,7 +229,7 @@ class RedguardRuntime:
         """Stop the channels whose owner and requested effect match (None: any)."""
         stopped = 0
         for channel in self.bank.channels:
-            if not channel.playing:
+            if not is_playing(channel):
                 continue
             if owner is not None and channel.owner != owner:
                 continue

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from soundscape.laws import redguard as law
+from soundscape.rg_status import is_playing
 
 if TYPE_CHECKING:
     from soundscape.rg_runtime import RedguardRuntime
@@ -58,6 +59,8 @@ class AmbientTask(NativeTask):
     volume_offset: int = 0
     slot: int | None = None
     silent_reported: bool = False
+    dropped: bool = False
+    """A drop is logged once; retries stay quiet until the task gets a channel."""
 
     def run(self, rt: RedguardRuntime, ticks: int) -> None:
         if self.elapsed(ticks) == 0 or rt.reset_flag:
@@ -76,11 +79,12 @@ class AmbientTask(NativeTask):
         volume = law.volume(d, self.volume_offset, rt.config.sound_distance)
         pan = law.pan(dx, dz, rt.yaw)
         slot = self.slot
-        if slot is not None and rt.bank.channels[slot].playing:
+        if slot is not None and is_playing(rt.bank.channels[slot]):
             rt.set_slot_volume(slot, volume)
             rt.set_slot_pan(slot, pan)
             return
         self.slot = self._start(rt, volume, pan)
+        self.dropped = self.slot is None
 
     def _start(self, rt: RedguardRuntime, volume: int, pan: int) -> int | None:
         if rt.effects.get(self.effect) is None:
@@ -90,7 +94,7 @@ class AmbientTask(NativeTask):
                                reason="effect out of range", caller="AmbientSound")
             return None
         return rt.start(self.effect, self.rate_offset, volume, pan, self.owner,
-                        caller="AmbientSound")
+                        caller="AmbientSound", log_drop=not self.dropped)
 
     def finish(self, rt: RedguardRuntime, reason: str) -> None:
         self.done = True
@@ -119,7 +123,7 @@ class AmbientRtxTask(AmbientTask):
             return None
         rate = law.playback_rate(clip.sample_rate_hz, 0)
         return rt.start_named(clip.sound_name, rate, volume, pan, self.owner,
-                              caller="AmbientRTX")
+                              caller="AmbientRTX", log_drop=not self.dropped)
 
 
 class TaskList:

@@ -10,6 +10,7 @@ Every addition the retail code does in 32 bits wraps here the same way.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -64,6 +65,7 @@ def radius(sound_distance: int = SOUND_DISTANCE) -> int:
     return RADIUS_PER_SOUND_DISTANCE * int(sound_distance)
 
 
+@functools.lru_cache(maxsize=8)
 def divisor(sound_distance: int = SOUND_DISTANCE) -> int:
     """The "Sound divisor" D = floor(65536 / floor(R / 128)).
 

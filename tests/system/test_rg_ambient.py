@@ -154,3 +154,27 @@ def test_reset_accumulator_pauses_while_inhibited(w):
     player_controller_sample(w.rt)
     w.step(3)
     assert w.rt.accumulator == 3
+
+
+def test_an_ambient_without_a_channel_logs_its_drop_once_and_retries(w):
+    holders = [w.obj(0, 10) for _ in range(10)]
+    for holder in holders:
+        w.rt.script.Sound(holder, 2, 0, 0)  # channels 6..15 busy
+    src = w.obj(0, 100)
+    task = w.rt.script.AmbientSound(src, 2, 0, 0)
+    w.step(5)
+    assert task.slot is None and len(w.events("drop")) == 1
+    w.rt.stop_slot(9)
+    w.step(1)
+    assert task.slot == 9 and w.bank.channels[9].owner == src
+
+
+def test_an_ambient_whose_caller_is_deleted_ends(w):
+    import esper
+
+    src = w.obj(0, 100)
+    task = w.rt.script.AmbientSound(src, 2, 0, 0)
+    w.step(1)
+    esper.delete_entity(src, immediate=True)
+    w.step(1)
+    assert task.done and w.events("task_end", reason="no emitter position")
