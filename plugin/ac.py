@@ -159,13 +159,35 @@ class AcRuntime:
             return
         self._landblock_list = found
         blocks: dict[tuple[int, int], Landblock] = {}
-        for _, block in found:
+        for entity, component in found:
+            block = self._checked(entity, component)
+            if block is None:
+                continue
             key = (block.block_x, block.block_y)
             if key in blocks:
                 self.ctx.events.emit(SOURCE, "error", error=f"two landblocks at {key}; first kept")
                 continue
             blocks[key] = block
         self.landscape.set_blocks(blocks)
+
+    def _checked(self, entity: int, block: Landblock) -> Landblock | None:
+        """``block`` if it is well formed; one built from its words and heights if it has
+        no cells yet; None (logged) if it cannot be used."""
+        try:
+            if not block.cells:
+                return build_landblock(block.block_x, block.block_y, block.terrain_words,
+                                       block.heights_m or None)
+            if len(block.cells) != 64 or not all(
+                isinstance(c.terrain_word, int) and 0 <= c.terrain_word <= 0xFFFF
+                and len(c.sw_vertex_m) == 3 and all(map(math.isfinite, c.sw_vertex_m))
+                for c in block.cells
+            ) or not (0 <= block.block_x <= 0xFF and 0 <= block.block_y <= 0xFF):
+                raise InputError("needs 64 cells with 16-bit words and finite vertices")
+        except (InputError, TypeError, ValueError) as error:
+            self.ctx.events.emit(SOURCE, "error", entity=entity,
+                                 error=f"landblock skipped: {error}")
+            return None
+        return block
 
     def listener_cell(self, listener: Listener, pos: Position) -> int | None:
         """The listener's objcell (set by the game, else derived); None for a bad listener."""

@@ -340,3 +340,21 @@ def test_height_counts_in_the_weight() -> None:
     assert ac.ambient.total_sound_count < flat_total
     b_sound = next(s for s in ac.ambient.sounds if s.label == f"{B:#010x}#1")
     assert isinstance(b_sound, IntermitSound)
+
+
+def test_malformed_landblock_components_are_skipped() -> None:
+    from soundscape.components.ac import Landblock, LandCell
+
+    plugin, ac, _, _ = _world()
+    esper.create_entity(Landblock(3, 3, (0,) * 81, (0.0,) * 81, (LandCell(1, 0, (0.0, 0.0, 0.0)),)))
+    esper.create_entity(Landblock(4, 4, (0,) * 80, (0.0,) * 81))
+    bare = esper.create_entity(Landblock(5, 5, (4,) * 81, ()))
+    esper.create_entity(Landblock(10, 10, (0,) * 81, (0.0,) * 81))  # a second (10, 10): bare
+    _run(plugin, 2)
+    errors = plugin.events.where(source="ac", event="error")
+    assert len(errors) == 3
+    assert (3, 3) not in ac.landscape.blocks and (4, 4) not in ac.landscape.blocks
+    assert len(ac.landscape.blocks[(5, 5)].cells) == 64  # built from its words
+    assert ac.landscape.blocks[(5, 5)].cells[0].terrain_word == 4
+    assert esper.entity_exists(bare)
+    assert ac.rebuilds == 1
