@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from soundscape.demo_world.game import DemoGame
     from soundscape.overlay import View
 
-CAPTURE_SIZE = (960, 720)
+CAPTURE_SIZE = (1280, 720)
 CAPTURE_PX_PER_M = 1.25
 
 
