@@ -79,6 +79,8 @@ class AcRuntime:
         self.rebuilds = 0
         self._landblock_list: object = None
         self._listener_bad = False
+        self._enabled = bool(ctx.settings.extra.get("ac_ambient_enabled", True))
+        self.ambient.enabled = self._enabled
 
     # -- public API for games ----------------------------------------------------------
 
@@ -92,6 +94,7 @@ class AcRuntime:
         self.region = region
         self.landscape.set_region(region)
         self.ambient = Ambient(self.manager)
+        self.ambient.enabled = self._enabled
         self.force_rebuild()
         return region
 
@@ -132,6 +135,19 @@ class AcRuntime:
         if not (math.isfinite(value) and value >= 0.0):
             raise InputError(f"ac ambient_volume must be finite and >= 0, got {value!r}")
         self.manager.ambient_volume = float(value)
+
+    @property
+    def enabled(self) -> bool:
+        """``SoundManager::ambient_sounds_enabled``: False stops adding, arming and playing."""
+        return self._enabled
+
+    @enabled.setter
+    def enabled(self, value: bool) -> None:
+        self._enabled = self.ambient.enabled = bool(value)
+
+    def heap(self) -> list[tuple[float, str]]:
+        """The armed deadlines, earliest first: (absolute seconds, ambient label)."""
+        return [(t, sound.label) for t, sound in self.ambient.heap()]
 
     def sounds(self) -> list[AmbientSound]:
         """Every ambient sound object (``ConstantSound`` / ``IntermitSound``), creation order."""

@@ -1,0 +1,82 @@
+"""The AC feature's install, its two systems' phases, and the runtime's small API."""
+
+from __future__ import annotations
+
+import esper
+import pytest
+
+from soundscape import Phase, Settings, SoundscapePlugin
+from soundscape.ac import AcRuntime
+from soundscape.ac_sample import sample_region, striped_words
+from soundscape.components import Listener, Position
+from soundscape.errors import InputError
+from soundscape.systems.ambient_playback import AmbientPlaybackSystem
+from soundscape.systems.cell_rebuild import CellRebuildSystem
+
+
+def _plugin(**extra: object) -> SoundscapePlugin:
+    return SoundscapePlugin(Settings(backend="none", features=("ac",), extra=dict(extra))).install()
+
+
+def test_install_sets_ctx_ac_and_the_two_phases() -> None:
+    plugin = _plugin()
+    assert isinstance(plugin.context.ac, AcRuntime)
+    systems = {type(i.processor): i for i in plugin.installed}
+    assert systems[CellRebuildSystem].phase == Phase.CELL_REBUILD
+    assert systems[AmbientPlaybackSystem].phase == Phase.AMBIENT_PLAYBACK
+    assert systems[CellRebuildSystem].priority > systems[AmbientPlaybackSystem].priority
+
+
+def test_no_region_no_listener_nothing_happens() -> None:
+    plugin = _plugin()
+    for _ in range(5):
+        esper.process(1 / 60)
+    assert not plugin.events.where(source="ac")
+    esper.create_entity(Listener(), Position(10.0, 0.0, 10.0))
+    esper.process(1 / 60)  # no landblock loaded: objcell 0, a reset
+    assert [r["event"] for r in plugin.events.where(source="ac")] == ["reset"]
+
+
+def test_landblock_api_heap_and_slider() -> None:
+    plugin = _plugin(ac_origin_block=(5, 5))
+    ac = plugin.context.ac
+    ac.load_region(sample_region(4))
+    entity = ac.add_landblock(5, 5, striped_words(5, 5, 4))
+    ac.add_landblock(5, 5, striped_words(5, 5, 2))  # replaces the first
+    esper.process(1 / 60)
+    assert not esper.entity_exists(entity)
+    assert ac.objcell_at(Position(30.0, 0.0, 50.0)) == 0x0505000B
+    esper.create_entity(Listener(), Position(30.0, 0.0, 50.0))
+    esper.process(1 / 60)
+    assert ac.load_cell == 0x0505000B
+    assert [label for _, label in ac.heap()] and ac.heap() == sorted(ac.heap())
+    assert sum(ac.cell_weights().values()) == pytest.approx(ac.ambient.total_sound_count)
+    assert set(ac.intermittent_slots()) == {s.label for s in ac.sounds() if s.kind != "constant"}
+    assert ac.remove_landblock(5, 5) and not ac.remove_landblock(5, 5)
+    ac.ambient_volume = 0.25
+    assert ac.manager.ambient_volume == 0.25
+    with pytest.raises(InputError):
+        ac.ambient_volume = float("nan")
+    with pytest.raises(InputError):
+        ac.add_landblock(5, 5, [0] * 10)
+
+
+def test_disabled_ambient_adds_and_plays_nothing() -> None:
+    plugin = _plugin(ac_ambient_enabled=False)
+    ac = plugin.context.ac
+    ac.load_region(sample_region(2))
+    ac.add_landblock(0, 0, striped_words(0, 0, 2))
+    esper.create_entity(Listener(), Position(30.0, 0.0, 50.0))
+    for _ in range(120):
+        esper.process(1 / 60)
+    assert not plugin.events.where(source="ac", event="play")
+    assert ac.ambient.total_sound_count == 0.0 and len(ac.ambient) == 0
+    ac.enabled = True
+    ac.force_rebuild()
+    esper.process(1 / 60)
+    assert plugin.events.where(source="ac", event="play")
+
+
+def test_bad_origin_block_setting() -> None:
+    with pytest.raises(InputError, match="ac_origin_block"):
+        _plugin(ac_origin_block=7)
