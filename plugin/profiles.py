@@ -20,43 +20,30 @@ from typing import Any
 from soundscape.components.channel import Channel
 from soundscape.laws.directsound import ac_gains, oni_gains
 from soundscape.laws.modern import equal_power
+from soundscape.laws.redguard import MILES_PAN_TABLE, miles_coefficients_16, miles_effective_volume
 
 ONI_BUFFER_RATE_HZ = 22_050.0
 """Every Oni channel is a 22,050 Hz buffer; pitch sets its frequency (0x485460)."""
 
 
 def miles_coefficients(volume: int, pan: int) -> tuple[int, int]:
-    """Redguard's 16-bit Miles coefficients (left, right), from ``soundscape.laws.redguard``.
-
-    The Redguard runtime owns the law; a local copy of the seed's formula stands
-    in while that module is absent (T[p] = 2p for p < 63 else 128,
-    c = floor(T v / 127), left T[127 - pan], right T[pan]).
+    """Redguard's 16-bit Miles coefficients (left, right): ``laws.redguard.miles_coefficients_16``.
 
     >>> miles_coefficients(127, 64), miles_coefficients(100, 0)
     ((128, 128), (100, 0))
     """
-    try:
-        from soundscape.laws.redguard import miles_coefficients_16
-    except ImportError:
-        v, p = min(max(int(volume), 0), 127), min(max(int(pan), 0), 127)
-
-        def table(i: int) -> int:
-            return 2 * i if i <= 62 else 128
-
-        return table(127 - p) * v // 127, table(p) * v // 127
     left, right = miles_coefficients_16(int(volume), int(pan))
     return int(left), int(right)
 
 
 def miles_table_value(index: int) -> int:
     """T[index] of the Miles pan table (2p for p 0..62, 128 for 63..127)."""
-    i = min(max(int(index), 0), 127)
-    return 2 * i if i <= 62 else 128
+    return int(MILES_PAN_TABLE[min(max(int(index), 0), 127)])
 
 
 def redguard_gains(volume: float, pan: float, bits: int) -> tuple[float, float]:
     """Linear side gains the Miles integer path amounts to (seed 002, "Mixer gain and pan law")."""
-    v = min(max(int(volume), 0), 127)
+    v = miles_effective_volume(int(volume))
     p = min(max(int(pan), 0), 127)
     if bits == 8:
         a = v + 1 if v else 0

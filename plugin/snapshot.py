@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from soundscape.components.channel import ChannelFlags
-from soundscape.profiles import miles_table_value
+from soundscape.laws.redguard import miles_effective_volume
+from soundscape.profiles import miles_coefficients, miles_table_value
 from soundscape.sounds import Sound
 
 VoiceKey = tuple[str, int, int]
@@ -56,9 +57,7 @@ def miles_factors(volume: float, pan: float, bits: int) -> tuple[int, int, int, 
     >>> miles_factors(127, 64, 16), miles_factors(100, 64, 8)
     ((128, 128, 128, 128), (101, 101, 128, 128))
     """
-    from soundscape.profiles import miles_coefficients
-
-    v = min(max(int(volume), 0), 127)
+    v = miles_effective_volume(int(volume))
     p = min(max(int(pan), 0), 127)
     if bits == 8:
         a = v + 1 if v else 0

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import math
 
+from soundscape.laws.oni import to_centibels
+
 DSBVOLUME_MIN = -10_000
 """Silence (``DSBVOLUME_MIN``)."""
 DSBVOLUME_MAX = 0
@@ -63,18 +65,12 @@ def ac_gains(volume_db: float, pan: float) -> tuple[float, float]:
 
 
 def oni_centibels(volume: float) -> int:
-    """Oni's buffer volume (0x485480): round(3333 v) - 3333 above 0.05, else -10,000.
-
-    The Oni runtime's ``soundscape.laws.oni.to_centibels`` is used when present;
-    this is the same law for a tree where it is not (yet).
+    """Oni's buffer volume (0x485480), ``soundscape.laws.oni.to_centibels``:
+    round(3333 v) - 3333 above 0.05, else -10,000.
 
     >>> oni_centibels(1.0), oni_centibels(0.5), oni_centibels(0.05)
     (0, -1667, -10000)
     """
-    try:
-        from soundscape.laws.oni import to_centibels  # the Oni runtime's own law
-    except ImportError:
-        return round(3333 * volume) - 3333 if volume > 0.05 else DSBVOLUME_MIN
     return int(to_centibels(volume))
 
 
