@@ -22,11 +22,17 @@ REQUIRED_FIELDS = ("t", "tick", "source", "event", "sound", "pos", "gain", "db",
 EventRecord = dict[str, Any]
 
 
+_PLAIN = (int, str, bool, type(None))
+
+
 def _json_safe(value: Any) -> Any:
-    """Positions and gains as plain JSON numbers; NaN and infinities become null."""
-    if isinstance(value, float):
+    """Positions and gains as plain JSON values; NaN and infinities become null."""
+    kind = type(value)
+    if kind is float:
         return value if math.isfinite(value) else None
-    if isinstance(value, (tuple, list)):
+    if kind in _PLAIN:
+        return value
+    if kind is tuple or kind is list:
         return [_json_safe(v) for v in value]
     if hasattr(value, "item") and callable(value.item):  # numpy scalars
         return _json_safe(value.item())
@@ -35,6 +41,9 @@ def _json_safe(value: Any) -> Any:
 
 class EventLog:
     """An append-only log of event records, kept in memory and optionally streamed.
+
+    ``keep`` bounds memory for long runs: at least the latest ``keep`` records stay
+    (older ones are dropped in batches); the JSON-lines file always gets all.
 
     >>> log = EventLog(Clock())
     >>> rec = log.emit("ac", "play", sound="wind", gain=0.5)
@@ -82,22 +91,24 @@ class EventLog:
         **extra: Any,
     ) -> EventRecord:
         """Append one record stamped with the clock's time and tick, and return it."""
+        clock = self.clock
         record: EventRecord = {
-            "t": round(self.clock.now_s, 6),
-            "tick": self.clock.tick,
+            "t": round(clock.tick / clock.tick_hz, 6),
+            "tick": clock.tick,
             "source": source,
             "event": event,
             "sound": sound,
-            "pos": _json_safe(tuple(pos)) if pos is not None else None,
-            "gain": _json_safe(gain),
-            "db": _json_safe(db),
-            "pan": _json_safe(pan),
+            "pos": None if pos is None else [_json_safe(v) for v in pos],
+            "gain": gain if gain is None else _json_safe(gain),
+            "db": db if db is None else _json_safe(db),
+            "pan": pan if pan is None else _json_safe(pan),
             "channel": channel,
         }
-        for key, value in extra.items():
-            record[key] = _json_safe(value)
+        if extra:
+            record.update({key: _json_safe(value) for key, value in extra.items()})
         self.records.append(record)
-        if self.keep is not None and len(self.records) > self.keep:
+        if self.keep is not None and len(self.records) > 2 * self.keep:
+            # Trim in batches: deleting from the front of a list on every emit is O(n).
             del self.records[: len(self.records) - self.keep]
         if self._file is not None:
             self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
