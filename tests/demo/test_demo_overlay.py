@@ -1,0 +1,150 @@
+"""soundscape.overlay: what it reads from the runtimes and what it draws (EGL, headless)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyglet
+import pytest
+
+from soundscape.demo_world.game import DemoGame
+from soundscape.overlay_probe import (
+    BearingView,
+    CellView,
+    ChannelView,
+    FlybyView,
+    ListenerView,
+    RayView,
+    Snapshot,
+    channel_pan11,
+    channel_volume01,
+    probe,
+)
+from soundscape.overlay_style import (
+    BEARING_COLOUR,
+    LISTENER_COLOUR,
+    RAY_BLOCKED,
+    RAY_CLEAR,
+    TRIGGER_COLOUR,
+    VOLUME_COLOUR,
+    terrain_colour,
+)
+
+W, H = 640, 480
+
+
+@pytest.fixture
+def window():
+    win = pyglet.window.Window(W, H, visible=False)
+    win.switch_to()
+    yield win
+    win.close()
+
+
+def _frame() -> np.ndarray:
+    buffer = pyglet.image.get_buffer_manager().get_color_buffer().get_image_data()
+    data = np.frombuffer(buffer.get_data("RGBA", buffer.width * 4), dtype=np.uint8)
+    return data.reshape(buffer.height, buffer.width, 4)[:, :, :3].astype(int)
+
+
+def _has(frame, x, y, colour, radius=2, tolerance=12):
+    patch = frame[int(y) - radius: int(y) + radius + 1, int(x) - radius: int(x) + radius + 1]
+    return bool((np.abs(patch - np.array(colour)) <= tolerance).all(axis=2).any())
+
+
+def _draw(ctx, snapshot, view):
+    from soundscape.overlay import Overlay
+
+    overlay = Overlay(ctx)
+    pyglet.gl.glClearColor(0, 0, 0, 1)
+    pyglet.gl.glClear(pyglet.gl.GL_COLOR_BUFFER_BIT)
+    overlay.update(view, snapshot)
+    overlay.draw()
+    return overlay, _frame()
+
+
+def test_each_element_is_drawn_in_its_colour(window):
+    from soundscape.overlay import View
+
+    view = View(100.0, 100.0, 2.0, W, H)
+    snapshot = Snapshot(
+        listener=ListenerView(100.0, 100.0, 0.0, True),
+        cells=[CellView(0.0, 0.0, 24.0, 17, 1.0), CellView(24.0, 0.0, 24.0, 12, 0.0)],
+        bearings=[BearingView("ac_bird", math.pi / 2, 20.0, 40.0, 0.5)],
+        walls=[(60.0, 140.0, 80.0, 140.0)],
+        rays=[RayView(100.0, 150.0, 100.0, 100.0, 2, 0.47),
+              RayView(60.0, 100.0, 100.0, 100.0, 0, 1.0)],
+        flybys=[FlybyView([(130.0, 60.0 + i) for i in range(40)], [(130.0, 70.0)])],
+        channels=[ChannelView("oni", 0, "waterfall", 1, 1.0, 0.0, True)],
+    )
+    _overlay, frame = _draw(None, snapshot, view)
+    assert _has(frame, *view.to_screen(100.0, 100.0), LISTENER_COLOUR, radius=0)
+    # A full-weight water cell in its palette colour; a weight-0 desert cell dimmed.
+    water = frame[int(view.to_screen(12.0, 12.0)[1]), int(view.to_screen(12.0, 12.0)[0])]
+    desert = frame[int(view.to_screen(36.0, 12.0)[1]), int(view.to_screen(36.0, 12.0)[0])]
+    # (Mesa's blending moves a channel by a few units: compare with a tolerance.)
+    assert np.abs(water - np.array(terrain_colour(17))).max() <= 12
+    assert np.abs(desert - np.array([int(c * 0.4) for c in terrain_colour(12)])).max() <= 12
+    assert _has(frame, *view.to_screen(100.0, 130.0), RAY_BLOCKED)
+    assert _has(frame, *view.to_screen(80.0, 100.0), RAY_CLEAR)
+    assert _has(frame, *view.to_screen(130.0, 70.0), TRIGGER_COLOUR)
+    # The bearing points east: its line and its outer shell at 40 m.
+    assert _has(frame, *view.to_screen(130.0, 100.0), BEARING_COLOUR)
+    assert _has(frame, *view.to_screen(140.0, 100.0), BEARING_COLOUR)
+    assert not _has(frame, *view.to_screen(100.0, 60.0), BEARING_COLOUR)
+    # The panel's volume bar, top right.
+    assert _has(frame, W - 300 + 172, H - 13 + 5, VOLUME_COLOUR)
+
+
+def test_hidden_overlay_draws_nothing(window):
+    from soundscape.overlay import Overlay, View
+
+    overlay = Overlay(None)
+    overlay.update(View(0.0, 0.0, 1.0, W, H),
+                   Snapshot(listener=ListenerView(0.0, 0.0, 0.0, True)))
+    overlay.visible = False
+    pyglet.gl.glClearColor(0, 0, 0, 1)
+    pyglet.gl.glClear(pyglet.gl.GL_COLOR_BUFFER_BIT)
+    overlay.draw()
+    assert _frame().max() == 0
+
+
+def test_probe_reads_every_runtime_from_the_context(world):
+    game = DemoGame(0, backend="none", start=(384.0, 430.0), heading_rad=0.0)
+    try:
+        for _ in range(40):
+            game.step()
+        snap = probe(game.ctx)
+    finally:
+        game.close()
+    assert snap.listener is not None and (snap.listener.x_m, snap.listener.z_m) == (384.0, 430.0)
+    assert len(snap.cells) == 576  # the 3 x 3 landblocks around her
+    assert max(c.weight for c in snap.cells) == 1.0
+    assert {c.terrain for c in snap.cells} >= {1, 17}
+    assert snap.bearings and all(b.max_m >= b.min_m for b in snap.bearings)
+    assert len(snap.walls) == 11
+    waterfall = [r for r in snap.rays if (r.ax_m, r.az_m) == (384.0, 462.0)]
+    assert waterfall and waterfall[0].walls == 1
+    banks = {c.bank for c in snap.channels}
+    assert {"ac", "oni", "redguard"} <= banks
+    assert any(c.playing and c.sound == "oni_waterfall_in" for c in snap.channels)
+
+
+def test_indoors_there_are_no_land_cells(world):
+    game = DemoGame(0, backend="none", start=(356.0, 410.0))
+    try:
+        game.step()
+        assert probe(game.ctx).cells == []
+    finally:
+        game.close()
+
+
+@pytest.mark.parametrize(
+    ("profile", "volume", "pan", "bar", "side"),
+    [("ac", -50.0, 15.0, 0.0, 1.0), ("ac", 0.0, -7.5, 1.0, -0.5), ("oni", 0.5, 3333.0, 0.5, 1.0),
+     ("redguard", 127.0, 1.0, 1.0, -1.0), ("modern", 2.0, math.nan, 1.0, -1.0)],
+)
+def test_channel_bars_from_profile_units(profile, volume, pan, bar, side):
+    assert channel_volume01(profile, volume) == pytest.approx(bar)
+    assert channel_pan11(profile, pan) == pytest.approx(side)
