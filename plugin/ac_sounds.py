@@ -205,8 +205,10 @@ class IntermitSound(AmbientSound):
         ``origin`` is the listener's (AC frame, landblock-local); its z is kept.
         Draw order: slot, bearing jitter, distance.
         """
+        if not self.sound_dir:
+            return None  # unreachable with play_chance > 0; never index an empty slot list
         idx = int(math.floor(roll_dice(0.0, float(self.num_dir), rng)))
-        idx = min(idx, self.num_dir - 1)
+        idx = min(idx, self.num_dir - 1)  # rand() tops out just below 1: a guard only
         angle = (
             direction_heading(self.sound_dir[idx])
             + roll_dice(0.0, HEADING_SPREAD_RAD, rng)
