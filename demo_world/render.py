@@ -40,8 +40,9 @@ class Renderer:
         self.scene.draw_ground()
         if self.overlay.visible:
             self.overlay.update(view)
-            self.overlay.draw()
+        self.overlay.draw_cells()
         self.scene.draw_objects()
+        self.overlay.draw_marks()
         if status:
             self.status.text = status
             self.status.draw()

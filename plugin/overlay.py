@@ -112,11 +112,12 @@ class Overlay:
         self.visible = True
         self.show_panel = show_panel
         self.terrain_colours = dict(terrain_colours or {})
+        self.cell_batch = pyglet.graphics.Batch()
         self.batch = pyglet.graphics.Batch()
         self.snapshot = Snapshot()
         groups = [pyglet.graphics.Group(order=i) for i in range(6)]
-        b = self.batch
-        self._cells = _Pool(lambda: shapes.Rectangle(0, 0, 1, 1, batch=b, group=groups[0]))
+        b, cb = self.batch, self.cell_batch
+        self._cells = _Pool(lambda: shapes.Rectangle(0, 0, 1, 1, batch=cb, group=groups[0]))
         self._lines = _Pool(lambda: shapes.Line(0, 0, 1, 1, thickness=2, batch=b, group=groups[1]))
         self._arcs = _Pool(lambda: shapes.Arc(0, 0, 1, angle=22.5, thickness=2, batch=b,
                                               group=groups[1]))
@@ -147,7 +148,17 @@ class Overlay:
         return snap
 
     def draw(self) -> None:
-        """Draw the batch (nothing when hidden)."""
+        """Draw everything (nothing when hidden): the cells, then the marks over them."""
+        self.draw_cells()
+        self.draw_marks()
+
+    def draw_cells(self) -> None:
+        """Only the land cells (a game may draw its own sprites between the two layers)."""
+        if self.visible:
+            self.cell_batch.draw()
+
+    def draw_marks(self) -> None:
+        """Everything but the cells: walls, rays, flybys, bearings, listener, panel."""
         if self.visible:
             self.batch.draw()
 

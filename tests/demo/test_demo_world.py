@@ -135,7 +135,7 @@ def test_game_installs_every_runtime_and_cleans_up(world):
         game.step()
         assert game.ctx.clock.tick == 1
         assert game.ctx.ac.rebuilds == 1
-        assert "torch lit" == game.toggle_torch() and "torch out" == game.toggle_torch()
+        assert game.toggle_torch() == "torch lit" and game.toggle_torch() == "torch out"
     finally:
         game.close()
     assert esper.current_world == world

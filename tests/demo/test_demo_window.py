@@ -1,0 +1,87 @@
+"""The demo window's controls, driven headless (EGL) with synthetic key and mouse events."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyglet
+import pytest
+from pyglet.window import key
+
+from soundscape.demo_world.game import DemoGame
+from soundscape.demo_world.window import DemoWindow
+from soundscape.overlay_style import LISTENER_COLOUR
+
+
+@pytest.fixture
+def demo(world):
+    game = DemoGame(0, backend="offline", start=(384.0, 384.0), heading_rad=0.0)
+    window = DemoWindow(game, 800, 600)
+    yield window, game
+    window.close()
+    game.close()
+
+
+def test_walk_turn_and_zoom(demo):
+    window, game = demo
+    window.keys.on_key_press(key.W, 0)
+    for _ in range(30):
+        window.tick(1 / 60)
+    assert game.position.z_m == pytest.approx(384.0 + 4.0)  # 8 m/s north for 0.5 s
+    window.keys.on_key_release(key.W, 0)
+    window.keys.on_key_press(key.E, 0)
+    window.tick(0.25)
+    window.tick(0.25)
+    assert game.listener.heading_rad == pytest.approx(1.1)
+    window.keys.on_key_release(key.E, 0)
+    window.on_mouse_motion(0, 0, 100, 0)
+    assert game.listener.heading_rad == pytest.approx(1.1 + 0.6)
+    zoom = window.px_per_m
+    window.on_mouse_scroll(0, 0, 0.0, 2.0)
+    assert window.px_per_m == pytest.approx(zoom * 1.15 ** 2)
+    window.on_mouse_scroll(0, 0, 0.0, -100.0)
+    assert window.px_per_m == 0.3
+    # A long stall is capped: the game never jumps more than a quarter second.
+    tick = game.ctx.clock.tick
+    window.tick(5.0)
+    assert game.ctx.clock.tick - tick == 15
+
+
+def test_overlay_mute_slider_and_torch_keys(demo):
+    window, game = demo
+    ctx = game.ctx
+    assert window.renderer.overlay.visible
+    window.on_key_press(key.F1, 0)
+    assert not window.renderer.overlay.visible
+    window.on_key_press(key.M, 0)
+    assert ctx.mixer.master_gain == 0.0
+    window.on_key_press(key.M, 0)
+    assert ctx.mixer.master_gain == 1.0
+    before = ctx.ac.ambient_volume
+    window.on_key_press(key.MINUS, 0)
+    assert ctx.ac.ambient_volume == pytest.approx(before - 0.1)
+    window.on_key_press(key.PLUS, 0)
+    window.on_key_press(key.PLUS, 0)
+    assert ctx.ac.ambient_volume == 1.0  # held to 0..1
+    window.on_key_press(key.T, 0)
+    assert window.message == "torch lit"
+    window.tick(1 / 60)
+    starts = ctx.events.where(source="redguard", event="rg_start", caller="torch")
+    assert starts and starts[0]["effect"] == 25
+    window.on_key_press(key.T, 0)
+    assert window.message == "torch out"
+
+
+def test_draw_shows_the_listener_and_escape_closes(demo):
+    window, game = demo
+    window.tick(1 / 60)
+    window.switch_to()
+    window.on_draw()
+    buffer = pyglet.image.get_buffer_manager().get_color_buffer().get_image_data()
+    frame = np.frombuffer(buffer.get_data("RGBA", buffer.width * 4), dtype=np.uint8)
+    frame = frame.reshape(buffer.height, buffer.width, 4)
+    centre = frame[buffer.height // 2, buffer.width // 2, :3].astype(int)
+    assert np.abs(centre - np.array(LISTENER_COLOUR)).max() <= 12
+    window.on_key_press(key.ESCAPE, 0)
+    assert window.has_exit or not math.isnan(game.now_s)
