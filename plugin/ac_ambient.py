@@ -130,11 +130,12 @@ class Ambient:
         """``Ambient::Play`` 0x5517a0: hear?, roll, place, play, re-insert."""
         manager = self.manager
         if not sound.can_hear():
+            if sound.on_queue:  # a popped deadline: it leaves the heap (logged once)
+                manager.ctx.events.emit(
+                    SOURCE, "unarm", reason="inaudible", kind=sound.kind, ambient=sound.label,
+                    stype=sound_type_name(sound.sound_desc.stype),
+                )
             sound.on_queue = False
-            manager.ctx.events.emit(
-                SOURCE, "unarm", reason="inaudible", kind=sound.kind, ambient=sound.label,
-                stype=sound_type_name(sound.sound_desc.stype),
-            )
             return
         rng = manager.rng
         if sound.play_now(rng):
