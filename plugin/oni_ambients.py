@@ -89,44 +89,52 @@ class AmbientSlots:
     def __init__(self, sound: OniSound) -> None:
         self.sound = sound
         self.slots = [AmbientSlot(i) for i in range(SLOTS)]
+        self.ids: dict[int, AmbientSlot] = {}
+        """The active slots by id."""
         self._next_id = 1
 
     # -- lookups ----------------------------------------------------------------------
 
     def by_id(self, ambient_id: int | None) -> AmbientSlot | None:
         """The active slot of ``ambient_id``, or None when it has ended."""
-        if ambient_id is None or ambient_id < 0:
-            return None
-        for slot in self.slots:
-            if slot.id == ambient_id and slot.state != State.FREE:
-                return slot
-        return None
+        return self.ids.get(ambient_id) if ambient_id is not None else None
 
     def is_active(self, ambient_id: int | None) -> bool:
-        return self.by_id(ambient_id) is not None
+        return ambient_id is not None and ambient_id in self.ids
 
     def active(self) -> list[AmbientSlot]:
         return [s for s in self.slots if s.state != State.FREE]
 
+    def full(self) -> bool:
+        """Every slot is taken."""
+        return len(self.ids) >= SLOTS
+
     # -- SSrAmbient_Start / Stop / Update ------------------------------------------------
 
     def start(self, ambient: Ambient, *, priority: int | None = None, volume: float = 1.0,
-              position: Vec3 | None = None, tag: str = "") -> int | None:
+              position: Vec3 | None = None, tag: str = "", quiet: bool = False) -> int | None:
         """``SSrAmbient_Start`` 0x4821f0 (with a place) / 0x4823a0 (without one).
 
         Fails (None) when the ambient already plays ``threshold`` times, when no
-        slot is free, or when its start state found nothing to play.
+        slot is free, or when its start state found nothing to play. ``quiet``
+        leaves a refusal out of the event log (a placed record retrying each tick).
         """
         snd = self.sound
+        if quiet and len(self.ids) >= SLOTS:
+            return None
         playing = sum(1 for s in self.slots if s.state != State.FREE and s.ambient is ambient)
         if playing >= ambient.threshold:
-            snd.emit("ambient_refused", sound=ambient.name, reason="threshold", playing=playing)
+            if not quiet:
+                snd.emit("ambient_refused", sound=ambient.name, reason="threshold",
+                         playing=playing)
             return None
         slot = next((s for s in self.slots if s.state == State.FREE), None)
         if slot is None:
-            snd.emit("ambient_refused", sound=ambient.name, reason="no slot")
+            if not quiet:
+                snd.emit("ambient_refused", sound=ambient.name, reason="no slot")
             return None
         slot.id, self._next_id = self._next_id, self._next_id + 1
+        self.ids[slot.id] = slot
         slot.ambient, slot.state = ambient, State.START
         slot.priority = ambient.priority if priority is None else priority
         slot.volume = min(max(volume, 0.0), MAX_PART_VOLUME)
@@ -319,6 +327,7 @@ class AmbientSlots:
             track.handle = None
         self.sound.emit("ambient_end", sound=amb.name, id=slot.id, slot=slot.index)
         slot.state, slot.ambient = State.FREE, None
+        self.ids.pop(slot.id, None)
 
     # -- channel events ---------------------------------------------------------------
 

@@ -76,14 +76,15 @@ class Group:
     permutations: list[Permutation] = field(default_factory=list)
     volume: float = 1.0
     pitch: float = 1.0
-    flags: GroupFlags = GroupFlags.NONE
+    flags: int = 0
+    """``GroupFlags`` bits, kept as a plain int (tested every play)."""
     last: int = NO_PERMUTATION
     channels: int = 1
     version: int = 6
 
     @property
     def dont_repeat(self) -> bool:
-        return bool(self.flags & GroupFlags.DONT_REPEAT)
+        return bool(self.flags & 0x1)  # GroupFlags.DONT_REPEAT
 
     @property
     def stereo(self) -> bool:
@@ -106,7 +107,8 @@ class Ambient:
 
     name: str
     priority: int = 1
-    flags: AmbientFlags = AmbientFlags.NONE
+    flags: int = 0
+    """``AmbientFlags`` bits, kept as a plain int (tested every tick)."""
     detail_range: float = 0.0
     detail_interval_min_s: float = 0.0
     detail_interval_max_s: float = 0.0
@@ -128,15 +130,15 @@ class Ambient:
 
     @property
     def interrupt_on_stop(self) -> bool:
-        return bool(self.flags & AmbientFlags.INTERRUPT_ON_STOP)
+        return bool(self.flags & 0x1)  # AmbientFlags.INTERRUPT_ON_STOP
 
     @property
     def play_once(self) -> bool:
-        return bool(self.flags & AmbientFlags.PLAY_ONCE)
+        return bool(self.flags & 0x2)  # AmbientFlags.PLAY_ONCE
 
     @property
     def can_pan(self) -> bool:
-        return bool(self.flags & AmbientFlags.CAN_PAN)
+        return bool(self.flags & 0x4)  # AmbientFlags.CAN_PAN
 
 
 @dataclass(slots=True)

@@ -24,7 +24,6 @@ from soundscape.oni_data import (
     NO_PERMUTATION,
     OLD_GROUP_DONT_REPEAT_ABOVE,
     Ambient,
-    AmbientFlags,
     Group,
     GroupFlags,
     Impulse,
@@ -152,8 +151,8 @@ def _group(r: _Reader, name: str, version: int) -> Group:
         sound = r.name(f"permutations[{i}].sound")
         perms.append(Permutation(sound, weight, vmin, vmax, pmin, pmax))
     if version < 6 and count > OLD_GROUP_DONT_REPEAT_ABOVE:
-        flags |= GroupFlags.DONT_REPEAT
-    return Group(name, perms, volume, pitch, GroupFlags(flags), last, channels, version)
+        flags |= int(GroupFlags.DONT_REPEAT)
+    return Group(name, perms, volume, pitch, flags, last, channels, version)
 
 
 def _ambient(r: _Reader, name: str, version: int, offset: int) -> Ambient:
@@ -164,7 +163,7 @@ def _ambient(r: _Reader, name: str, version: int, offset: int) -> Ambient:
                              f"at offset {offset:#x}; the chunk has {r.end - offset:#x}")
     amb = Ambient(name, version=version)
     amb.priority = r.s32("priority")
-    amb.flags = AmbientFlags(r.u32("flags"))
+    amb.flags = r.u32("flags")
     amb.detail_range = r.f32("detail_range")
     amb.detail_interval_min_s, amb.detail_interval_max_s = r.f32("detail_min"), r.f32("detail_max")
     amb.near, amb.far = r.f32("near"), r.f32("far")

@@ -49,6 +49,8 @@ class PlacedTable:
         self.positions: list[Position | None] = [None] * RECORDS
         self.occluded: list[Occluded | None] = [None] * RECORDS
         self.live: list[int] = []
+        self.refused: set[int] = set()
+        """Records whose start was refused (no slot...): their retries are not logged."""
 
     # -- hearing ----------------------------------------------------------------------
 
@@ -67,7 +69,7 @@ class PlacedTable:
                 occ.cache_tick = snd.ctx.clock.tick
             return occ.in_hearing, occ.volume
         d = snd.distance_units(pos.as_tuple())
-        occ.in_hearing = not rec.far * rec.far < d * d / 9.0
+        occ.in_hearing = d * d <= rec.far * rec.far * 9.0  # NaN: out of hearing
         return occ.in_hearing, 1.0
 
     # -- the game's calls ---------------------------------------------------------------
@@ -128,6 +130,8 @@ class PlacedTable:
             pos = self.positions[index]
             if pos is None:
                 raise InputError(f"placed ambient {index}: it was started without a place")
+            if not all(math.isfinite(v) for v in place):
+                raise InputError(f"placed ambient {index}: place {place} is not finite")
             pos.x_m, pos.y_m, pos.z_m = (float(v) for v in place)
         if volume is not None:
             if not math.isfinite(volume):
@@ -160,38 +164,54 @@ class PlacedTable:
 
     def tick(self) -> None:
         """Phase PLACED_AMBIENTS: hear, start, wait, stop and slew every record."""
-        ambients = self.sound.ambients
+        snd = self.sound
+        ambients = snd.ambients
+        ids = ambients.ids
+        occlusion_on = snd.ctx.occlusion is not None
+        lx, ly, lz = snd.ears.xyz
+        u2 = snd.units_per_m * snd.units_per_m
+        records, positions, occluded = self.records, self.positions, self.occluded
         for index in list(self.live):
-            rec = self.records[index]
+            rec = records[index]
             if rec is None:
                 continue
-            playing = rec.sound_id >= 0 and ambients.is_active(rec.sound_id)
-            if rec.sound_id >= 0 and not playing:
+            if rec.sound_id >= 0 and rec.sound_id not in ids:  # its ambient has ended
                 if rec.play_once or not rec.placed:
                     self._free(index, "ended")
                     continue
                 rec.sound_id = -1
-            if not rec.placed:
+            pos, occ = positions[index], occluded[index]
+            if pos is None or occ is None:
                 continue
-            in_hearing, occlusion = self.hearing(index)
-            pos = self.positions[index]
-            place = pos.as_tuple() if pos is not None else None
+            if occlusion_on:
+                in_hearing, occlusion = occ.in_hearing, occ.volume
+            else:  # no walls: the hearing test alone (a NaN place is out of hearing)
+                d2 = ((pos.x_m - lx) ** 2 + (pos.y_m - ly) ** 2 + (pos.z_m - lz) ** 2) * u2
+                in_hearing = occ.in_hearing = d2 <= rec.far * rec.far * 9.0
+                occlusion = 1.0
             if not in_hearing:
                 if rec.sound_id >= 0:
-                    rec.current_volume = 0.0
-                    ambients.update(rec.sound_id, place, 0.0)
-                    if not rec.play_once:
-                        ambients.halt(rec.sound_id, reason="out of hearing")
-                        self.sound.emit("placed_wait", sound=rec.ambient, index=index)
-                        rec.sound_id = -1
+                    self._out_of_hearing(index, rec, pos)
                 continue
             target = rec.volume * occlusion
             if rec.sound_id < 0:
+                if index in self.refused and len(ids) >= len(ambients.slots):
+                    continue  # still no free slot: the retry would be refused
                 self._start_sound(index, rec, target)
                 continue
             step = max(-SLEW, min(SLEW, target - rec.current_volume))
             rec.current_volume = min(max(rec.current_volume + step, 0.0), 1.0)
-            ambients.update(rec.sound_id, place, rec.current_volume)
+            ambients.update(rec.sound_id, (pos.x_m, pos.y_m, pos.z_m), rec.current_volume)
+
+    def _out_of_hearing(self, index: int, rec: PlacedAmbient, pos: Position) -> None:
+        """Volume 0 (``SSrAmbient_Update``), then stopped (0x481d90) unless it plays once."""
+        ambients = self.sound.ambients
+        rec.current_volume = 0.0
+        ambients.update(rec.sound_id, (pos.x_m, pos.y_m, pos.z_m), 0.0)
+        if not rec.play_once:
+            ambients.halt(rec.sound_id, reason="out of hearing")
+            self.sound.emit("placed_wait", sound=rec.ambient, index=index)
+            rec.sound_id = -1
 
     def _start_sound(self, index: int, rec: PlacedAmbient, volume: float) -> None:
         snd = self.sound
@@ -200,9 +220,15 @@ class PlacedTable:
             return
         pos = self.positions[index]
         rec.current_volume = min(max(volume, 0.0), 1.0)
-        sound_id = snd.ambients.start(amb, volume=rec.current_volume,
+        sound_id = snd.ambients.start(amb, volume=rec.current_volume, quiet=index in self.refused,
                                       position=pos.as_tuple() if pos is not None else None)
         rec.sound_id = -1 if sound_id is None else sound_id
+        if sound_id is None:
+            if index not in self.refused:  # log the first refusal, not every retry
+                self.refused.add(index)
+                snd.emit("placed_refused", sound=rec.ambient, index=index, reason="no start")
+            return
+        self.refused.discard(index)
         snd.emit("placed_play", sound=rec.ambient, index=index, id=rec.sound_id,
                  gain=rec.current_volume)
 
@@ -217,5 +243,6 @@ class PlacedTable:
         self.positions[index] = self.occluded[index] = None
         if index in self.live:
             self.live.remove(index)
+        self.refused.discard(index)
         self.sound.emit("placed_end", sound=rec.ambient if rec else None, index=index,
                         reason=reason)

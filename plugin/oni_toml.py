@@ -128,7 +128,7 @@ def _group(src: str, name: str, table: Any) -> Group:
             raise pf.fail("sound", "must name a sound")
         vol, pitch = pf.pair("volume", (1.0, 1.0)), pf.pair("pitch", (1.0, 1.0))
         perms.append(Permutation(sound, pf.integer("weight", 1), *vol, *pitch))
-    flags = GroupFlags.DONT_REPEAT if f.boolean("dont_repeat") else GroupFlags.NONE
+    flags = int(GroupFlags.DONT_REPEAT) if f.boolean("dont_repeat") else 0
     return Group(object_name(name), perms, f.number("volume", 1.0), f.number("pitch", 1.0), flags,
                  f.integer("last", NO_PERMUTATION, 0, 0xFFFF), int(channels))
 
@@ -138,7 +138,7 @@ def _ambient(src: str, name: str, table: Any) -> Ambient:
     amb = Ambient(object_name(name), priority=f.integer("priority", 1, -(2**31)))
     for key, flag in _AMBIENT_FLAGS.items():
         if f.boolean(key):
-            amb.flags |= flag
+            amb.flags |= int(flag)
     amb.detail_range = f.number("detail_range", 0.0)
     amb.detail_interval_min_s, amb.detail_interval_max_s = f.pair("detail_interval_s", (0.0, 0.0))
     amb.near, amb.far = f.pair("distance", (0.0, 0.0))

@@ -133,6 +133,8 @@ class SoundTestResult:
     mix_hash: str | None
     mix_frames: int
     events: list[dict[str, object]] = field(default_factory=list, repr=False)
+    audio: np.ndarray | None = field(default=None, repr=False)
+    sample_rate_hz: int = 0
 
     def lines(self) -> list[str]:
         c = self.counts
@@ -188,7 +190,7 @@ def run_sound_test(seed: int = 1, backend: str = "offline") -> SoundTestResult:
             gain_text = f"{gain:.6f}" if isinstance(gain, float) else str(gain)
             digest.update(f"{r['tick']}|{r['event']}|{r['sound']}|{gain_text}|{r['channel']}\n"
                           .encode())
-        mix_hash, frames = None, 0
+        mix_hash, frames, audio = None, 0, None
         backend_obj = getattr(ctx.mixer, "backend", None) if ctx.mixer is not None else None
         if backend_obj is not None and hasattr(backend_obj, "audio"):
             audio = np.asarray(backend_obj.audio(), dtype=np.float32)
@@ -196,7 +198,8 @@ def run_sound_test(seed: int = 1, backend: str = "offline") -> SoundTestResult:
             pcm = np.round(np.clip(audio, -1.0, 1.0) * 32767.0).astype("<i2")
             mix_hash = hashlib.sha256(pcm.tobytes()).hexdigest()[:16]
         return SoundTestResult(counts, unresolved, list(ctx.oni.scripts.dialog_ends),
-                               digest.hexdigest()[:16], mix_hash, frames, events)
+                               digest.hexdigest()[:16], mix_hash, frames, events, audio,
+                               ctx.settings.sample_rate_hz)
     finally:
         plugin.uninstall()
         esper.switch_world(previous if previous != world else "default")
