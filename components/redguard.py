@@ -65,6 +65,22 @@ class RgAnimation:
 
     sound_slot: int | None = None
     group: int = 0
+    """The current animation group (the game's animation system moves it on)."""
+    loop_countdown: int = 0
+    """Loops left before the group ends (dialogue requests set 1)."""
+
+
+@dataclass(slots=True)
+class RgCombat:
+    """An actor's combat taunt state (combat construction: record 0, result 0, no cache ref).
+
+    ``cache_ref`` is the RTX cache entry the last taunt holds; ``record`` the
+    retained dialogue record index; ``result`` the last presentation's result.
+    """
+
+    cache_ref: int | None = None
+    record: int = 0
+    result: int = 0
 
 
 @dataclass(slots=True)

@@ -3,8 +3,8 @@
 ``install(ctx)`` creates the 16-channel ``redguard`` bank (first idle channel at
 or above the start index, no stealing), sets ``ctx.redguard`` to a
 ``RedguardRuntime`` and returns its processors, all in ``Phase.OBJECT_UPDATE``
-in the retail order: sound maintenance (step 0), native tasks (1), the torch (2),
-dialogue records (5), the RTX cache (7).
+in the retail order: sound maintenance (step 0), native tasks (1), the player
+controller and torch (2), dialogue records (5), the RTX cache (7).
 
 A game drives it through ``ctx.redguard``: ``.effects`` (load MAIN.SFX data),
 ``.rtx_store`` (RTX clips), ``.surface`` (SURFACE.INI), ``.script`` (the SOUP
@@ -23,9 +23,9 @@ from soundscape.sounds import SoundBank
 from soundscape.system import SoundSystem
 from soundscape.systems.redguard_dialogue import RgDialogueSystem
 from soundscape.systems.redguard_maintenance import RgMaintenanceSystem
+from soundscape.systems.redguard_player import RgPlayerSystem
 from soundscape.systems.redguard_rtx import RgRtxCacheSystem
 from soundscape.systems.redguard_tasks import RgTaskSystem
-from soundscape.systems.redguard_torch import RgTorchSystem
 
 
 def install(ctx: Context) -> list[SoundSystem]:
@@ -41,7 +41,7 @@ def install(ctx: Context) -> list[SoundSystem]:
     return [
         RgMaintenanceSystem(ctx),
         RgTaskSystem(ctx),
-        RgTorchSystem(ctx),
+        RgPlayerSystem(ctx),
         RgDialogueSystem(ctx),
         RgRtxCacheSystem(ctx),
     ]

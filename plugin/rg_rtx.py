@@ -180,6 +180,10 @@ class RtxCache:
                 else:
                     entry.age -= ticks
 
+    def release(self, index: int) -> None:
+        """Release one entry: text, audio, occupancy, label and remembered sample."""
+        self._release(self.entries[index])
+
     def _release(self, entry: RtxEntry) -> None:
         self.rt.events.emit("redguard", "rtx_release", sound=entry.label)
         entry.text = entry.clip = entry.label = entry.sample = None

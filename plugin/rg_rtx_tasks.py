@@ -18,6 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import esper
+
+from soundscape.components.redguard import RgAnimation
 from soundscape.laws import redguard as law
 from soundscape.rg_dialogue import PLAYER_RECORD
 from soundscape.rg_emitter import own_position
@@ -43,12 +46,17 @@ class RtxTask(NativeTask):
     label: str = ""
     record: int | None = None
 
+    def actor(self, rt: RedguardRuntime) -> int:
+        """The speaking and animated actor (the scripted actor for RTX)."""
+        return self.caller
+
     def run(self, rt: RedguardRuntime, ticks: int) -> None:
         elapsed = self.elapsed(ticks)
         if rt.reset_flag:
             self._finish(rt, "sample reset")
             return
-        d = player_distance(rt, self.caller)
+        actor = self.actor(rt)
+        d = player_distance(rt, actor)
         if d is None or d > rt.config.dialog_max_distance:
             if self.record is not None and self.record >= 1:
                 slot = rt.dialogue.records[self.record].sample_slot
@@ -63,14 +71,94 @@ class RtxTask(NativeTask):
             else:
                 if rt.config.dialog_use_speech == 1:
                     rt.rtx.speak(entry)
-                self.record = rt.dialogue.create(self.caller, rt.rtx.entries[entry])
-        if not rt.dialogue.is_active(self.record):
+                self.record = rt.dialogue.create(actor, rt.rtx.entries[entry])
+                if self.record >= 1:
+                    self.line_created(rt, actor)
+        if not self.keep_running(rt, actor, rt.dialogue.is_active(self.record)):
             self._finish(rt, "line over")
+
+    def line_created(self, rt: RedguardRuntime, actor: int) -> None:
+        """Hook: the invocation that created the line (rtxAnim requests its first group)."""
+
+    def keep_running(self, rt: RedguardRuntime, actor: int, active: bool) -> bool:
+        """RTX runs while its record is active."""
+        return active
 
     def _finish(self, rt: RedguardRuntime, reason: str) -> None:
         self.done = True
         rt.events.emit("redguard", "task_end", sound=self.label, reason=reason,
                        record=self.record, task=self.task_id)
+
+
+@dataclass
+class RtxAnimTask(RtxTask):
+    """rtxAnim(label, a, b, c) / RTXpAnim(label, a, b, c): RTX plus three animation groups.
+
+    The groups cycle b, c, a. The invocation that creates the line requests b
+    (an ordinary request, speed modifier 0, loop countdown 1); on every
+    invocation, when the actor's current group differs from the group last
+    requested and the line is active, the next group is requested. The task runs
+    while the line is active or the current group equals the last request.
+    rtxAnim clears the topic-menu pending flag while it runs and the topic-menu
+    delay counter when it completes; RTXpAnim (``player_actor``) animates and
+    voices the selected player in an ordinary record and leaves the menu alone.
+    """
+
+    groups: tuple[int, int, int] = (0, 0, 0)
+    player_actor: bool = False
+    cycle: int = 0
+    requested: int | None = None
+
+    def actor(self, rt: RedguardRuntime) -> int:
+        if self.player_actor and rt.player is not None:
+            return rt.player
+        return self.caller
+
+    def _order(self) -> tuple[int, int, int]:
+        a, b, c = self.groups
+        return (b, c, a)
+
+    def line_created(self, rt: RedguardRuntime, actor: int) -> None:
+        self.cycle = 0
+        self._request(rt, actor, self._order()[0])
+
+    def keep_running(self, rt: RedguardRuntime, actor: int, active: bool) -> bool:
+        animation = animation_of(actor)
+        if self.requested is not None and animation.group != self.requested and active:
+            self.cycle = (self.cycle + 1) % 3
+            self._request(rt, actor, self._order()[self.cycle])
+        keep = active or (self.requested is not None and animation.group == self.requested)
+        if not self.player_actor:
+            if keep:
+                rt.topic_menu_pending = 0
+            else:
+                rt.topic_menu_delay = 0
+        return keep
+
+    def _request(self, rt: RedguardRuntime, actor: int, group: int) -> None:
+        request_group(rt, actor, group)
+        self.requested = group
+
+
+def animation_of(entity: int) -> RgAnimation:
+    """The entity's ``RgAnimation`` (added when it has none)."""
+    animation = esper.try_component(entity, RgAnimation)
+    if animation is None:
+        animation = RgAnimation()
+        if esper.entity_exists(entity):
+            esper.add_component(entity, animation)
+    return animation
+
+
+def request_group(rt: RedguardRuntime, entity: int, group: int) -> None:
+    """An ordinary animation request with speed modifier 0 and loop countdown 1.
+
+    The group becomes current at once; the game's animation system moves
+    ``RgAnimation.group`` on when the countdown runs out.
+    """
+    animation = animation_of(entity)
+    animation.group, animation.loop_countdown = group, 1
+    rt.events.emit("redguard", "anim_request", owner=entity, group=group, speed_modifier=0)
 
 
 @dataclass

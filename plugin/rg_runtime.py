@@ -56,6 +56,8 @@ class RedguardRuntime:
         PlaySound, combat hits, ropes and the torch (``EngineSounds``).
         accumulator / inhibit: the periodic-reset tick count and its inhibition.
         player_lockout / menu_state: what the player controller samples.
+        dialog_state: DialogBegin / DialogEnd's word; topic_menu_pending /
+        topic_menu_delay: the topic-menu words rtxAnim clears.
     """
 
     def __init__(self, ctx: Context, bank: ChannelBank, config: RgConfig | None = None) -> None:
@@ -80,6 +82,9 @@ class RedguardRuntime:
         self.inhibit = False
         self.player_lockout = 0
         self.menu_state = 0
+        self.dialog_state = 0
+        self.topic_menu_pending = 0
+        self.topic_menu_delay = 0
         self.engine = EngineSounds(self)
         self.script = ScriptCalls(self)
 

@@ -10,7 +10,9 @@ Argument lists (the seed's signature table was lost; see docs/divergences.md):
 * ``AmbientRTX(label, volume_offset, 0)``: an RTX clip's audio as an ambient task.
 * ``EndSound(effect)``, ``EndMySound(effect)``, ``EndMySounds()``,
   ``StopAllSounds()``: return 0, also when they stop nothing.
-* ``RTX(label)``, ``RTXp(label)``: dialogue tasks; ``WaitOnDialog()``.
+* ``RTX(label)``, ``RTXp(label)``, ``rtxAnim``/``RTXpAnim(label, a, b, c)``:
+  dialogue tasks; ``WaitOnDialog()``; ``DialogBegin``/``End``, ``MenuBegin``/``End``;
+  ``Taunt(label, animation)`` a combat taunt.
 
 Every call takes the calling entity first. ``owner`` overrides the recorded
 owner for scripts on a temporary object: the shell entry for shell scripts
@@ -26,8 +28,9 @@ import esper
 from soundscape.components.redguard import RgObject
 from soundscape.components.spatial import Position
 from soundscape.laws import redguard as law
-from soundscape.rg_rtx_tasks import RtxpTask, RtxTask
+from soundscape.rg_rtx_tasks import RtxAnimTask, RtxpTask, RtxTask
 from soundscape.rg_tasks import AmbientRtxTask, AmbientTask, NativeTask
+from soundscape.rg_taunts import present_taunt
 
 if TYPE_CHECKING:
     from soundscape.rg_runtime import RedguardRuntime
@@ -118,6 +121,40 @@ class ScriptCalls:
         task = RtxpTask(caller, caller, label=label)
         self.rt.tasks.add(task)
         return task
+
+    def rtxAnim(self, caller: int, label: str, a: int, b: int, c: int) -> RtxAnimTask:  # noqa: N802
+        """rtxAnim(label, a, b, c): RTX plus the animation groups cycled b, c, a."""
+        task = RtxAnimTask(caller, caller, label=label, groups=(a, b, c))
+        self.rt.tasks.add(task)
+        return task
+
+    def RTXpAnim(self, caller: int, label: str, a: int, b: int, c: int) -> RtxAnimTask:  # noqa: N802
+        """RTXpAnim: the selected player speaks (an ordinary record) and is animated."""
+        task = RtxAnimTask(caller, caller, label=label, groups=(a, b, c), player_actor=True)
+        self.rt.tasks.add(task)
+        return task
+
+    def DialogBegin(self, caller: int = -1) -> int:  # noqa: N802
+        """Writes one to the dialogue-state word (not the records WaitOnDialog scans)."""
+        self.rt.dialog_state = 1
+        return 0
+
+    def DialogEnd(self, caller: int = -1) -> int:  # noqa: N802
+        self.rt.dialog_state = 0
+        return 0
+
+    def MenuBegin(self, caller: int = -1) -> int:  # noqa: N802
+        """Sets the menu-state word (the player controller then inhibits maintenance)."""
+        self.rt.menu_state = 1
+        return 0
+
+    def MenuEnd(self, caller: int = -1) -> int:  # noqa: N802
+        self.rt.menu_state = 0
+        return 0
+
+    def Taunt(self, caller: int, label: str | None, animation: int = 0) -> int:  # noqa: N802
+        """A combat taunt (``soundscape.rg_taunts.present_taunt``): its result word."""
+        return present_taunt(self.rt, caller, label, animation)
 
     def WaitOnDialog(self, caller: int = -1) -> int:  # noqa: N802
         return self.rt.dialogue.wait_on_dialog()

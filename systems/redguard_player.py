@@ -1,17 +1,24 @@
-"""Phase OBJECT_UPDATE step 2: the player's torch loop (an object update of the player)."""
+"""Phase OBJECT_UPDATE step 2: the player's object update (inhibition sample, torch)."""
 
 from __future__ import annotations
 
 from soundscape.phase import Phase
+from soundscape.rg_maintenance import player_controller_sample
 from soundscape.system import SoundSystem
 
 
-class RgTorchSystem(SoundSystem):
-    """While the torch burns: restart effect 25 when finished, refresh volume and pan."""
+class RgPlayerSystem(SoundSystem):
+    """The player controller samples the maintenance inhibition; the torch loop follows.
+
+    While the torch burns: effect 25 restarted when finished, volume and pan
+    refreshed every tick.
+    """
 
     phase = Phase.OBJECT_UPDATE
     step = 2
     source = "redguard"
 
     def _tick(self, ticks: int) -> None:
-        self.ctx.redguard.engine.torch_tick()
+        rt = self.ctx.redguard
+        player_controller_sample(rt)
+        rt.engine.torch_tick()
