@@ -97,9 +97,11 @@ class DialogueTable:
         if was_active:
             self.rt.events.emit("redguard", "dialogue_clear", record=index, reason=reason)
 
-    def clear_all(self, reason: str) -> None:
-        for index in range(len(self.records)):
-            self.clear(index, reason)
+    def clear_all(self, reason: str, *, active_only: bool = False) -> None:
+        """Clear every record (teardown, restore) or only the active ones (periodic reset)."""
+        for index, record in enumerate(self.records):
+            if record.active or not active_only:
+                self.clear(index, reason)
         self._present(None)
 
     def clear_by_sample(self, slot: int | None) -> None:

@@ -33,7 +33,7 @@ def periodic_reset(rt: RedguardRuntime) -> None:
     """The periodic sound reset (the walk-node ownership part has no sound analogue)."""
     rt.events.emit("redguard", "reset", reason="periodic", ticks=rt.accumulator)
     rt.rtx.release_payloads()
-    rt.dialogue.clear_all("reset")
+    rt.dialogue.clear_all("reset", active_only=True)
     rt.stop_all("reset")
     rt.reset_flag = True
     rt.accumulator = 0

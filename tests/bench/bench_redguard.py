@@ -7,6 +7,8 @@
 from __future__ import annotations
 
 import math
+import sys
+from pathlib import Path
 
 import esper
 import numpy as np
@@ -14,11 +16,13 @@ import pyglet
 
 pyglet.options["headless"] = True
 pyglet.options["audio"] = ("silent",)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import median_seconds  # noqa: E402
 
 from soundscape import Settings, SoundscapePlugin  # noqa: E402
 from soundscape.components.redguard import RgObject  # noqa: E402
 from soundscape.components.spatial import Listener, Position  # noqa: E402
-from timing import median_seconds  # noqa: E402
 
 
 def build():

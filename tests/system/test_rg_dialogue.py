@@ -279,3 +279,20 @@ def test_rtx_task_completes_on_the_reset_flag(w):
     w.step(1)  # periodic reset in maintenance, then the task sees the flag
     assert task.done and w.events("task_end", reason="sample reset")
     assert w.playing() == []
+
+
+def test_periodic_reset_clears_active_records_and_releases_payloads(w):
+    task = w.rt.script.RTX(w.obj(0, 10), "L001")
+    w.step(1)
+    entry = w.rt.rtx.entries[0]
+    assert entry.occupied and w.rt.dialogue.records[1].active
+    w.rt.accumulator = 1400
+    w.rt.inhibit = False
+    w.rt.dialogue.records[1].active = 2  # WaitOnDialog only counts active == 1: no inhibition
+    w.step(1)
+    assert w.events("reset", reason="periodic") and task.done
+    assert entry.text is None and entry.clip is None and not entry.occupied
+    assert entry.label == "L001"  # the label stays (see docs/divergences.md)
+    assert w.rt.dialogue.records[1].sample == ABSENT_HANDLE  # the active record was cleared
+    assert w.rt.dialogue.records[2].sample == NULL_HANDLE  # a fresh inactive one was not
+    assert w.playing() == []
