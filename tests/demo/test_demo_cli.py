@@ -1,0 +1,59 @@
+"""``soundscape-demo`` from the command line: the headless tour, ``--auto``, bad arguments."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from soundscape.demo_world.__main__ import display_available, main, parse_args
+
+
+def test_headless_tour_writes_files_and_a_progress_bar(tmp_path, capsys):
+    out = tmp_path / "tour"
+    assert main(["--headless", "--tour", "--seconds", "4", "--out", str(out), "--seed", "2"]) == 0
+    captured = capsys.readouterr()
+    assert "100%" in captured.err and "[" in captured.err
+    assert "x real time" in captured.out
+    for name in ("tour.wav", "events.jsonl", "tour.png"):
+        assert (out / name).stat().st_size > 0, name
+    first = json.loads((out / "events.jsonl").read_text().splitlines()[0])
+    assert {"t", "tick", "source", "event"} <= set(first)
+
+
+def test_same_seed_same_tour(tmp_path):
+    for name in ("a", "b"):
+        assert main(["--tour", "--seconds", "3", "--out", str(tmp_path / name), "--quiet",
+                     "--no-png"]) == 0
+    assert (tmp_path / "a" / "tour.wav").read_bytes() == (tmp_path / "b" / "tour.wav").read_bytes()
+    assert not (tmp_path / "a" / "tour.png").exists()
+
+
+def test_auto_without_a_display_runs_the_tour_into_out(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert not display_available()
+    assert main(["--auto", "--seconds", "2", "--quiet", "--no-png"]) == 0
+    assert "no display found; running the headless tour into out/" in capsys.readouterr().out
+    assert (tmp_path / "out" / "tour.wav").exists()
+
+
+def test_no_display_and_no_tour_is_refused(monkeypatch, capsys):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert main([]) == 2
+    assert "no display" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("bad", ["0", "-3", "nan", "inf", "ten"])
+def test_bad_seconds_are_refused(bad, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        parse_args(["--tour", "--seconds", bad])
+    assert exit_info.value.code == 2
+    assert "--seconds" in capsys.readouterr().err
+
+
+def test_defaults():
+    args = parse_args([])
+    assert (args.seed, str(args.out), args.seconds) == (0, "out", None)
