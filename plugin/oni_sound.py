@@ -130,6 +130,8 @@ class OniSound:
             return 1.0, 0
         lx, _ly, lz = self.ears.xyz
         d = self.distance_units(place)
+        if not math.isfinite(d):
+            return 0.0, 0  # a NaN place is silent rather than a NaN gain
         u = self.units_per_m
         pan = pan_centibels((place[0] - lx) * u, (place[2] - lz) * u, d, self.ears.heading_rad)
         return distance_volume(d / DISTANCE_DIVISOR, near, far), pan
