@@ -27,6 +27,9 @@ def main() -> int:
             figures[name] = float(value)
             print(f"{name}: {value:.4g}", flush=True)
     out = HERE.parent.parent / "bench.json"
+    if len(sys.argv) > 1 and out.exists():
+        # A partial run (one pattern) updates its figures and keeps the others.
+        figures = {**json.loads(out.read_text()), **figures}
     out.write_text(json.dumps(figures, indent=2, sort_keys=True) + "\n")
     print(f"wrote {out.name} ({len(figures)} figures)")
     return 0
