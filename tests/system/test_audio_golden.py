@@ -1,0 +1,85 @@
+"""Golden hash: a 10 s scene through every profile renders the same bytes every run.
+
+Several voices on the ``ac``, ``oni``, ``redguard`` and ``modern`` banks, with
+pitch (Oni's 22,050 x pitch buffers), pan, an Oni fade, an Oni steal, a
+Redguard Miles voice and a moving generic emitter, stepped tick by tick through
+the offline backend. The hash is pinned for this platform (numpy's float32
+arithmetic and the BLAS ``sdot`` the mixer sums with).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import esper
+import numpy as np
+
+from soundscape import Settings, SoundscapePlugin, synth
+from soundscape.channels import ensure_bank
+from soundscape.components.channel import ChannelKind
+from soundscape.components.emitter import Emitter
+from soundscape.components.spatial import Listener, Position
+
+GOLDEN_SHA256 = "to-be-pinned"
+TICKS = 600  # 10 s
+
+
+def render_scene() -> tuple[np.ndarray, list[dict]]:
+    plugin = SoundscapePlugin(Settings(seed=7, backend="offline", features=("audio",))).install()
+    ctx = plugin.context
+    sounds = ctx.sounds
+    synth.add_to(sounds, "wind", synth.noise_bed(3.0, seed=1, rate_hz=22_050))
+    synth.add_to(sounds, "bird", synth.chirp(1_800, 3_600, 0.4, rate_hz=44_100), 44_100)
+    synth.add_to(sounds, "music", synth.stereo(synth.tone(220, 2.0, rate_hz=44_100),
+                                               synth.tone(330, 2.0, rate_hz=44_100)), 44_100)
+    synth.add_to(sounds, "drone", synth.tone(110, 1.5, harmonics=(1.0, 0.5, 0.25)))
+    synth.add_to(sounds, "step", synth.click(3, duration_s=0.08))
+    synth.add_to(sounds, "torch", synth.noise_bed(1.0, seed=9, high_hz=900.0), bits=16)
+    synth.add_to(sounds, "hum", synth.tone(150, 2.0, harmonics=(1.0, 0.3)), 22_050)
+
+    ac = ctx.channels["ac"]
+    ac.play(ac.acquire(), "wind", volume=-6, pan=0, loop=True)
+    oni = ensure_bank(ctx, "oni", count=3, policy="oni", profile="oni", stereo_count=1)
+    oni.play(oni.acquire(kind=ChannelKind.STEREO, priority=3), "music", volume=0.8, loop=True)
+    drone = oni.acquire(kind=ChannelKind.MONO)
+    oni.play(drone, "drone", volume=0.6, pitch=1.5, pan=-1000, loop=True)
+    second = oni.acquire(kind=ChannelKind.MONO)
+    oni.play(second, "step", volume=0.9, pitch=0.8, loop=True)
+    rg = ensure_bank(ctx, "redguard", count=16, policy="redguard", profile="redguard")
+    rg.play(rg.acquire(start_index=6), "torch", volume=100, pan=96, rate_hz=21_538, loop=True)
+
+    esper.create_entity(Listener(heading_rad=0.0), Position(0.0, 0.0, 0.0))
+    hum = esper.create_entity(Emitter("hum", volume=0.7, min_distance_m=2.0,
+                                      max_distance_m=40.0), Position(-10.0, 0.0, 5.0))
+    for tick in range(TICKS):
+        if tick == 120:
+            ac.play(ac.acquire(), "bird", volume=-10, pan=15)
+        if tick == 200:
+            oni.fade(drone, 0.1, 0.01)
+        if tick == 300:  # priority 3 takes the first unlocked channel of lower priority
+            stolen = oni.acquire(kind=ChannelKind.MONO, priority=3, sound="bird")
+            oni.play(stolen, "bird", volume=1.0, pitch=1.2, pan=800)
+        esper.component_for_entity(hum, Position).x_m = -10.0 + 20.0 * tick / TICKS
+        esper.process(1 / 60)
+    audio = ctx.mixer.backend.audio().copy()
+    records = list(ctx.events)
+    plugin.uninstall()
+    return audio, records
+
+
+def test_scene_is_loud_and_has_its_events():
+    audio, records = render_scene()
+    assert audio.shape == (TICKS * 800, 2) and audio.dtype == np.float32
+    assert np.abs(audio).max() > 0.2 and np.all(np.isfinite(audio))
+    steals = [r for r in records if r["event"] == "steal"]
+    assert len(steals) == 1 and steals[0]["source"] == "oni" and steals[0]["by"] == "bird"
+    assert any(r["event"] == "start" and r["source"] == "redguard" for r in records)
+
+
+def test_golden_hash_is_stable():
+    first, _ = render_scene()
+    esper.clear_database()
+    second, _ = render_scene()
+    assert np.array_equal(first, second)
+    digest = hashlib.sha256(first.tobytes()).hexdigest()
+    assert digest == GOLDEN_SHA256, digest

@@ -1,0 +1,142 @@
+"""The audio feature in a world: tick-exact offline rendering, chaining, emitters, backends."""
+
+from __future__ import annotations
+
+import esper
+import numpy as np
+import pytest
+
+from soundscape import Settings, SoundscapePlugin, synth
+from soundscape.components.emitter import Emitter
+from soundscape.components.spatial import Listener, Position
+from soundscape.emitters import play_at
+
+
+def plugin(**kw) -> SoundscapePlugin:
+    return SoundscapePlugin(Settings(features=("audio",), **kw)).install()
+
+
+def test_offline_backend_renders_800_frames_a_tick():
+    p = plugin(backend="offline")
+    backend = p.context.mixer.backend
+    esper.process(1 / 60)
+    assert backend.frames == 800
+    esper.process(3 / 60)  # one frame that steps three ticks
+    assert backend.frames == 3200
+    esper.process(0.001)  # no whole tick: nothing rendered
+    assert backend.frames == 3200
+    p.uninstall()
+
+
+def test_odd_rates_carry_the_fraction_of_a_frame():
+    p = plugin(backend="offline", sample_rate_hz=44_100)
+    for _ in range(60):
+        esper.process(1 / 60)
+    assert p.context.mixer.backend.frames == 44_100  # 735 a tick exactly
+    p = None
+
+
+def test_chained_sound_from_on_end_has_no_gap(tmp_path):
+    p = plugin(backend="offline")
+    ctx = p.context
+    a = synth.tone(300, 0.2, rate_hz=48_000, fade_s=0.0)  # 9600 frames, ends mid-tick 12
+    b = synth.tone(500, 0.2, rate_hz=48_000, fade_s=0.0)
+    synth.add_to(ctx.sounds, "a", a, 48_000)
+    synth.add_to(ctx.sounds, "b", b, 48_000)
+    bank = ctx.channels["modern"]
+    h = bank.acquire()
+    bank.play(h, "a", volume=1.0, pan=-1.0)
+
+    def chain(bank_, handle, channel, overshoot):
+        if channel.sound == "a":
+            bank_.play(handle, "b", volume=1.0, pan=-1.0, offset_frames=overshoot)
+
+    bank.on_end.append(chain)
+    for _ in range(30):
+        esper.process(1 / 60)
+    left = ctx.mixer.backend.audio()[:, 0]
+    assert np.allclose(left[:9600], a, atol=1e-6)
+    assert np.allclose(left[9600:19200], b, atol=1e-6)  # b starts on the very next frame
+    p.write_path = ctx.mixer.backend.write_wav(tmp_path / "chain.wav")
+    assert p.write_path.stat().st_size == 44 + 30 * 800 * 4
+
+
+def test_every_start_steal_drop_and_stop_is_logged_with_its_channel():
+    p = plugin(backend="none")
+    ctx = p.context
+    synth.add_to(ctx.sounds, "t", synth.tone(200, 1.0))
+    from soundscape.channels import ensure_bank
+    from soundscape.components.channel import ChannelKind
+
+    bank = ensure_bank(ctx, "oni", count=2, policy="oni", profile="oni", stereo_count=0)
+    h1 = bank.acquire()
+    bank.play(h1, "t", volume=1.0)
+    h2 = bank.acquire()
+    bank.play(h2, "t", volume=0.5)
+    h3 = bank.acquire(priority=1, kind=ChannelKind.MONO, sound="t")  # quietest: channel 1
+    bank.play(h3, "t", volume=1.0)
+    assert bank.acquire(priority=1, sound="t") is None
+    bank.stop(h1)
+    events = [(r["event"], r["channel"]) for r in ctx.events if r["source"] == "oni"]
+    assert events == [("start", 0), ("start", 1), ("steal", 1), ("start", 1), ("drop", None),
+                      ("stop", 0)]
+
+
+def test_emitter_follows_listener_and_stops_with_its_entity():
+    p = plugin(backend="offline")
+    ctx = p.context
+    synth.add_to(ctx.sounds, "hum", synth.noise_bed(1.0, seed=2))
+    esper.create_entity(Listener(heading_rad=0.0), Position(0.0, 0.0, 0.0))
+    ent = esper.create_entity(Emitter("hum", volume=0.8, min_distance_m=2.0,
+                                      max_distance_m=30.0), Position(-8.0, 0.0, 0.0))
+    esper.process(1 / 60)
+    channel = ctx.channels["modern"].channels[0]
+    assert channel.playing and channel.volume == pytest.approx(0.8 * 2 / 8)
+    assert channel.pan == pytest.approx(-1.0)  # due west of a north-facing listener
+    assert channel.gain_right == pytest.approx(0.0, abs=1e-12)
+    esper.component_for_entity(ent, Position).x_m = float("nan")
+    esper.process(1 / 60)
+    assert channel.volume == 0.0 and channel.playing  # silenced, not crashed
+    esper.delete_entity(ent)
+    esper.process(1 / 60)
+    esper.process(1 / 60)
+    assert not channel.playing
+    assert ctx.events.where(event="stop", reason="entity gone")
+
+
+def test_play_at_one_shot_is_heard_from_its_place():
+    p = plugin(backend="offline")
+    ctx = p.context
+    synth.add_to(ctx.sounds, "clk", synth.click(4, duration_s=0.05))
+    esper.create_entity(Listener(heading_rad=0.0), Position(0.0, 0.0, 0.0))
+    handle = play_at(ctx, "clk", (0.0, 0.0, 4.0), volume=1.0, min_distance_m=1.0)
+    assert handle is not None
+    esper.process(1 / 60)
+    out = ctx.mixer.backend.audio()
+    assert np.abs(out).max() > 0.05
+    assert np.allclose(out[:, 0], out[:, 1])  # straight ahead: centred
+    assert ctx.channels["modern"].get(handle).volume == pytest.approx(0.25)
+
+
+def test_pyglet_backend_without_a_device_warns_once_and_runs():
+    p = plugin(backend="pyglet")  # conftest forces pyglet's silent driver
+    ctx = p.context
+    synth.add_to(ctx.sounds, "t", synth.tone(200, 1.0))
+    bank = ctx.channels["modern"]
+    bank.play(bank.acquire(), "t", volume=1.0)
+    for _ in range(5):
+        esper.process(1 / 60)
+    warnings = ctx.events.where(event="warning")
+    assert len(warnings) == 1 and "silent" in warnings[0]["reason"]
+    assert ctx.mixer.backend.driver_name == "silent"
+    source = ctx.mixer.backend.source
+    assert source.is_precise() and source.audio_format.sample_format == "F32"
+    packet = source.get_audio_data(8 * 480)
+    assert packet.length == 8 * 480
+    p.uninstall()
+
+
+def test_backend_none_keeps_no_mixer():
+    p = plugin(backend="none")
+    esper.process(1 / 60)
+    assert p.context.mixer is None and p.context.sounds is not None

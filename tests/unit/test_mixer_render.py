@@ -1,0 +1,202 @@
+"""The mixer against a plain reference: gains, resampling, cursors, loops, ramps, cuts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from soundscape.laws.redguard import miles_mix
+from soundscape.mixer import Mixer
+from soundscape.snapshot import Snapshot, VoiceSpec, miles_factors
+from soundscape.sounds import SoundBank
+
+RATE = 48_000
+POS_TOL = 1e-4
+"""Positions inside a block are float32 offsets from a float64 cursor: at most
+~1e-4 frame off at the end of a 1024-frame block, so samples agree to 1e-4."""
+
+
+def sound(name: str, frames: np.ndarray, rate: int = RATE, **kw):
+    return SoundBank().add(name, frames, rate, **kw)
+
+
+def spec(snd, key=1, gl=1.0, gr=1.0, step=1.0, loop=False, start=0.0, ramp=False,
+         paused=False, audible=True, miles=None) -> VoiceSpec:
+    return VoiceSpec(("t", key, 1), snd, gl, gr, step, loop, paused, audible, ramp, start, miles)
+
+
+def publish(mixer: Mixer, *voices: VoiceSpec, cuts=()) -> None:
+    mixer.publish(Snapshot(0, tuple(voices), frozenset(cuts)))
+
+
+def reference(samples: np.ndarray, step: float, frames: int, start: float = 0.0,
+              loop: bool = False) -> np.ndarray:
+    """Linear interpolation at start + step k; silence outside a non-looping sound."""
+    n = samples.shape[0]
+    pos = start + step * np.arange(frames, dtype=np.float64)
+    i0 = np.floor(pos).astype(np.int64)
+    frac = pos - i0
+
+    def at(i):
+        if loop:
+            return np.where(i >= 0, samples[np.mod(i, n)], 0.0)
+        ok = (i >= 0) & (i < n)
+        return np.where(ok, samples[np.clip(i, 0, n - 1)], 0.0)
+
+    return at(i0) * (1 - frac) + at(i0 + 1) * frac
+
+
+NOISE = np.sin(np.arange(5000) * 0.37).astype(np.float32) * 0.5
+
+
+def test_own_rate_is_an_exact_copy_with_side_gains():
+    mixer = Mixer(RATE, 1024)
+    publish(mixer, spec(sound("n", NOISE), gl=0.5, gr=0.25))
+    out = mixer.render(1024)
+    assert np.array_equal(out[:, 0], NOISE[:1024] * np.float32(0.5))
+    assert np.array_equal(out[:, 1], NOISE[:1024] * np.float32(0.25))
+
+
+def test_stereo_sound_keeps_its_sides():
+    stereo = np.stack([NOISE, -NOISE * 0.5], axis=1)
+    mixer = Mixer(RATE, 512)
+    publish(mixer, spec(sound("s", stereo), gl=1.0, gr=1.0, step=0.75))
+    out = mixer.render(2048)
+    assert np.allclose(out[:, 0], reference(NOISE, 0.75, 2048), atol=POS_TOL)
+    assert np.allclose(out[:, 1], reference(-NOISE * 0.5, 0.75, 2048), atol=POS_TOL)
+
+
+@pytest.mark.parametrize("step", [0.459375, 0.5, 1.37, 2.0])
+def test_resampling_is_linear_interpolation(step):
+    mixer = Mixer(RATE, 1024)
+    publish(mixer, spec(sound("n", NOISE), step=step))
+    out = mixer.render(3000)
+    assert np.allclose(out[:, 0], reference(NOISE, step, 3000), atol=POS_TOL)
+
+
+def test_fractional_cursor_carries_across_blocks():
+    whole, parts = Mixer(RATE, 1024), Mixer(RATE, 1024)
+    for m in (whole, parts):
+        publish(m, spec(sound("n", NOISE), step=0.6137))
+    a = whole.render(2000).copy()
+    b = np.concatenate([parts.render(n).copy() for n in (1, 299, 700, 1000)])
+    assert np.allclose(a, b, atol=POS_TOL)
+
+
+@pytest.mark.parametrize("step", [1.0, 0.7])
+def test_loop_has_no_gap(step):
+    short = NOISE[:100]
+    mixer = Mixer(RATE, 256)
+    publish(mixer, spec(sound("l", short), loop=True, step=step))
+    out = mixer.render(1500)
+    assert np.allclose(out[:, 0], reference(short, step, 1500, loop=True), atol=POS_TOL)
+    if step == 1.0:
+        assert np.array_equal(out[:, 0], np.tile(short, 15))
+
+
+def test_sound_ends_with_silence_and_the_voice_is_dropped():
+    mixer = Mixer(RATE, 256)
+    publish(mixer, spec(sound("n", NOISE[:300])))
+    out = mixer.render(1024)
+    assert np.array_equal(out[:300, 0], NOISE[:300]) and not out[300:].any()
+    mixer.render(256)
+    assert mixer.voice_count == 0
+
+
+def test_delayed_start_from_a_negative_cursor():
+    mixer = Mixer(RATE, 512)
+    publish(mixer, spec(sound("n", NOISE), start=-100.0))
+    out = mixer.render(512)
+    assert not out[:100].any()
+    assert np.array_equal(out[100:, 0], NOISE[: 512 - 100])
+
+
+def test_modern_profile_ramps_gain_changes_across_one_block():
+    snd = sound("one", np.ones(10_000, dtype=np.float32))
+    mixer = Mixer(RATE, 100)
+    publish(mixer, spec(snd, gl=0.2, gr=0.2, ramp=True))
+    mixer.render(100)
+    publish(mixer, spec(snd, gl=1.0, gr=0.2, ramp=True))
+    out = mixer.render(100)
+    expected = 0.2 + 0.8 * np.arange(1, 101) / 100
+    assert np.allclose(out[:, 0], expected, atol=1e-6)
+    assert np.abs(np.diff(out[:, 0])).max() < 0.01  # no click
+    assert np.allclose(mixer.render(100)[:, 0], 1.0)
+
+
+def test_retail_profiles_jump_at_the_block_boundary():
+    snd = sound("one", np.ones(10_000, dtype=np.float32))
+    mixer = Mixer(RATE, 100)
+    publish(mixer, spec(snd, gl=0.2, gr=0.2))
+    mixer.render(100)
+    publish(mixer, spec(snd, gl=1.0, gr=0.2))
+    assert np.array_equal(mixer.render(100)[:, 0], np.ones(100, dtype=np.float32))
+
+
+def test_cut_silences_retail_at_once_and_modern_over_a_block():
+    snd = sound("one", np.ones(10_000, dtype=np.float32))
+    retail, modern = Mixer(RATE, 100), Mixer(RATE, 100)
+    publish(retail, spec(snd))
+    publish(modern, spec(snd, ramp=True))
+    retail.render(100)
+    modern.render(100)
+    key = ("t", 1, 1)
+    publish(retail, cuts=[key])
+    publish(modern, cuts=[key])
+    assert not retail.render(100).any()
+    fade = modern.render(100)[:, 0]
+    assert fade[0] > 0.95 and fade[-1] == 0.0 and np.all(np.diff(fade) < 0)
+    assert not modern.render(100).any()
+
+
+def test_voice_gone_without_a_cut_plays_out_its_end():
+    """The game side notices an end a tick late: the mixer plays the last frames."""
+    mixer = Mixer(RATE, 256)
+    publish(mixer, spec(sound("n", NOISE[:400])))
+    mixer.render(256)
+    publish(mixer)  # the channel ended on the game side, no cut
+    out = mixer.render(256)
+    assert np.array_equal(out[:144, 0], NOISE[256:400]) and not out[144:].any()
+
+
+def test_paused_and_virtual_voices_are_silent():
+    snd = sound("n", NOISE)
+    mixer = Mixer(RATE, 256)
+    publish(mixer, spec(snd, key=1, paused=True), spec(snd, key=2, audible=False))
+    assert not mixer.render(256).any()
+    publish(mixer, spec(snd, key=1), spec(snd, key=2))
+    out = mixer.render(256)[:, 0]
+    # the paused voice resumes where it was (0); the virtual one went on (256 frames)
+    assert np.allclose(out, NOISE[:256] + NOISE[256:512], atol=1e-6)
+
+
+@pytest.mark.parametrize("bits", [16, 8])
+def test_redguard_voices_take_the_miles_integer_path(bits):
+    rng = np.random.default_rng(3)
+    bank = SoundBank()
+    if bits == 16:
+        pcm = rng.integers(-30000, 30000, (2000, 1)).astype(np.int16)
+        snd = bank.add("rg", pcm.astype(np.float32) / 32768, 22050, pcm=pcm)
+    else:
+        pcm = rng.integers(0, 256, (2000, 1)).astype(np.uint8)
+        snd = bank.add("rg", (pcm.astype(np.float32) - 128) / 128, 22050, pcm=pcm)
+    stereo_pcm = rng.integers(-30000, 30000, (2000, 2)).astype(np.int16)
+    st = bank.add("st", stereo_pcm.astype(np.float32) / 32768, 22050, pcm=stereo_pcm)
+    mixer = Mixer(22050, 512)
+    publish(mixer,
+            spec(snd, key=1, miles=miles_factors(100, 96, bits)),
+            spec(st, key=2, miles=miles_factors(77, 20, 16)))
+    out = mixer.render(1500)
+    expected = miles_mix(pcm[:1500, 0], 100, 96, bits) + miles_mix(stereo_pcm[:1500], 77, 20, 16)
+    got = np.round(out.astype(np.float64) * 32768).astype(np.int64)
+    assert np.array_equal(got, expected)
+
+
+def test_redguard_resampled_voice_floors_interpolated_pcm():
+    pcm = (np.arange(-1000, 1000, dtype=np.int16) * 7)[:, None].astype(np.int16)
+    snd = SoundBank().add("rg", pcm.astype(np.float32) / 32768, 11025, pcm=pcm)
+    mixer = Mixer(22050, 256)
+    publish(mixer, spec(snd, step=0.5, miles=miles_factors(127, 64, 16)))
+    got = np.round(mixer.render(800).astype(np.float64) * 32768).astype(np.int64)[:, 0]
+    interp = np.floor(reference(pcm[:, 0].astype(np.float64), 0.5, 800)).astype(np.int64)
+    assert np.array_equal(got, (interp * 128) >> 7)
