@@ -29,6 +29,8 @@ class RgConfig:
         dialog_max_dialog_lines: [dialog] dialog_max_dialog_lines (at least 16 used).
         dialog_use_speech: [dialog] dialog_use_speech (1 plays RTX audio).
         dialog_print_text: [dialog] dialog_print_text.
+        dialog_max_menu_items / dialog_max_text_width / menu_traverse_delay: the
+            topic-menu settings (see ``menu_capacity``, ``text_width``, ``traverse_delay``).
         effect_count: effects in MAIN.SFX when no bank is loaded (118 shipped).
         torch_effect: the torch loop's effect (25) and ``torch_volume_offset`` (-40).
         reset_ticks: the periodic sound reset fires above this many ticks (1400).
@@ -41,6 +43,9 @@ class RgConfig:
     dialog_max_dialog_lines: int = 16
     dialog_use_speech: int = 1
     dialog_print_text: int = 1
+    dialog_max_menu_items: int = 300
+    dialog_max_text_width: int = 150
+    menu_traverse_delay: int = 1
     effect_count: int = 118
     torch_effect: int = 25
     torch_volume_offset: int = -40
@@ -64,6 +69,21 @@ class RgConfig:
     def dialogue_records(self) -> int:
         """max(dialog_max_dialog_lines, 16) records are allocated."""
         return max(self.dialog_max_dialog_lines, 16)
+
+    @property
+    def menu_capacity(self) -> int:
+        """Topic-menu capacity: max(dialog_max_menu_items, 300)."""
+        return max(self.dialog_max_menu_items, 300)
+
+    @property
+    def text_width(self) -> int:
+        """Text width: max(dialog_max_text_width, 150)."""
+        return max(self.dialog_max_text_width, 150)
+
+    @property
+    def traverse_delay(self) -> int:
+        """menu_traverse_delay in BIOS ticks; a configured zero becomes one."""
+        return 1 if self.menu_traverse_delay == 0 else self.menu_traverse_delay
 
     @classmethod
     def from_settings(cls, extra: dict[str, Any]) -> RgConfig:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import esper
 
-from soundscape.components.redguard import RgObject
+from soundscape.components.redguard import RgCombat, RgObject
 from soundscape.components.spatial import Position
 from soundscape.laws import redguard as law
 from soundscape.rg_rtx_tasks import RtxAnimTask, RtxpTask, RtxTask
@@ -172,8 +172,12 @@ class ScriptCalls:
         return 0
 
     def Resurrect(self, caller: int) -> int:  # noqa: N802
-        """Clears the killed flag when it is set or the death state is 8."""
+        """Clears the killed flag when it is set or the death state is 8; an actor with
+        combat state gets it reinitialised (record 0, result 0, no cache reference)."""
         obj = esper.try_component(caller, RgObject) if esper.entity_exists(caller) else None
         if obj is not None and (obj.killed or obj.death_state == 8):
             obj.killed = False
+        combat = esper.try_component(caller, RgCombat)
+        if combat is not None:
+            combat.cache_ref, combat.record, combat.result = None, 0, 0
         return 0

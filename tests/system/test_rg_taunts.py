@@ -161,3 +161,12 @@ def test_an_active_line_holds_the_periodic_reset(w):
     w.step(1)  # maintenance runs before the line exists: 1400
     w.step(5)  # WaitOnDialog is 1: inhibited, no reset
     assert w.rt.accumulator == 1400 and not w.events("reset")
+
+
+def test_resurrect_reinitialises_combat_state(w):
+    actor = w.obj(0, 50)
+    w.rt.script.Taunt(actor, "TA01")
+    w.rt.script.KillMe(actor)
+    w.rt.script.Resurrect(actor)
+    combat = esper.component_for_entity(actor, RgCombat)
+    assert (combat.cache_ref, combat.record, combat.result) == (None, 0, 0)

@@ -112,3 +112,11 @@ def test_config_from_settings():
         RgConfig.from_settings({"redguard": {"master_volume": 1.5}})
     with pytest.raises(DataError, match="dict"):
         RgConfig.from_settings({"redguard": 5})
+
+
+def test_dialogue_menu_settings_floors():
+    config = RgConfig.from_settings({"redguard": {
+        "dialog_max_menu_items": 10, "dialog_max_text_width": 400, "menu_traverse_delay": 0}})
+    assert config.menu_capacity == 300 and config.text_width == 400
+    assert config.traverse_delay == 1
+    assert RgConfig(menu_traverse_delay=5).traverse_delay == 5
