@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from soundscape.components.channel import Channel, ChannelFlags
 
-_PLAYING = int(ChannelFlags.PLAYING)
+PLAYING_BIT = int(ChannelFlags.PLAYING)
 
 
 def is_playing(channel: Channel) -> bool:
     """Miles status 4 (playing) of ``channel``."""
-    return bool(int.__and__(channel.flags, _PLAYING))
+    return bool(int.__and__(channel.flags, PLAYING_BIT))
