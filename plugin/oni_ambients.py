@@ -16,13 +16,12 @@ only when their target changes: the re-take quirk falls out of that.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from enum import IntEnum
 from typing import TYPE_CHECKING
 
 from soundscape.channels import Handle
-from soundscape.oni_data import Ambient, Group
-from soundscape.oni_groups import Draw, group_kind
+from soundscape.oni_data import Ambient
+from soundscape.oni_groups import group_kind
+from soundscape.oni_slot import AmbientSlot, State, Track, fade_step
 
 if TYPE_CHECKING:
     from soundscape.oni_sound import OniSound
@@ -35,52 +34,6 @@ MAX_PART_VOLUME = 2.0
 """``SSrAmbient_Update`` holds the channels' volume to 0..2."""
 
 Vec3 = tuple[float, float, float]
-
-
-class State(IntEnum):
-    FREE = 0
-    START = 1
-    IN = 2
-    IN_WAIT = 3
-    BASE = 4
-    BODY = 5
-    END_WAIT = 6
-    OUT = 7
-    OUT_WAIT = 8
-    RELEASE = 9
-
-
-@dataclass(slots=True)
-class Track:
-    """One of a slot's two channels (base 1's and base 2's)."""
-
-    group: Group | None = None
-    handle: Handle | None = None
-    draw: Draw | None = None
-    looping: bool = False
-    lost: bool = False
-    part_volume: float = 1.0
-    fade_target: float = 1.0
-    fade_rate: float = 0.0
-    fading: bool = False
-
-
-@dataclass(slots=True)
-class AmbientSlot:
-    """One of the 16 ambient slots; ``id`` is the sound system's id of the start."""
-
-    index: int
-    id: int = -1
-    ambient: Ambient | None = None
-    state: State = State.FREE
-    priority: int = 0
-    volume: float = 1.0
-    position: Vec3 | None = None
-    tracks: list[Track] = field(default_factory=lambda: [Track(), Track()])
-    next_detail_tick: int = -1
-    first_base_end_s: float | None = None
-    """When the first sound of base track 1 will have played its length (dialogue)."""
-    tag: str = ""
 
 
 class AmbientSlots:
@@ -366,19 +319,10 @@ class AmbientSlots:
                 continue
             for track in slot.tracks:
                 if track.fading:
-                    _fade_step(track, ticks)
+                    fade_step(track, ticks)
             self.run(slot)
             if slot.state != State.FREE:
                 self.sound.refresh_tracks(slot)
-
-
-def _fade_step(track: Track, ticks: int) -> None:
-    delta = track.fade_target - track.part_volume
-    step = track.fade_rate * ticks
-    if abs(delta) <= step:
-        track.part_volume, track.fading = track.fade_target, False
-    else:
-        track.part_volume += step if delta > 0 else -step
 
 
 __all__ = ["SLOTS", "SCRIPT_PRIORITY", "AmbientSlot", "AmbientSlots", "State", "Track",

@@ -23,6 +23,7 @@ from soundscape.laws.oni import ONI_BUFFER_HZ, distance_volume, pan_centibels
 from soundscape.oni_ambients import AmbientSlot, AmbientSlots, Track
 from soundscape.oni_data import Ambient, Group, Impulse, OniDatabase
 from soundscape.oni_groups import Draw, draw_group, group_kind
+from soundscape.oni_impulses import Impulses
 from soundscape.oni_listener import Ears, find_ears
 from soundscape.oni_osbd import load_osbd
 from soundscape.oni_toml import load_toml, loads_toml
@@ -37,7 +38,6 @@ DISTANCE_DIVISOR = 3.0
 """Sound distances compare with the world distance / 3 (FORMULAS.md, 0x52b134)."""
 OVERALL_SLIDE = 0.05
 """The overall volume slides to its target by at most 0.05 a frame (0x483bd0)."""
-MAX_ALTERNATES = 8
 
 Vec3 = tuple[float, float, float]
 
@@ -50,6 +50,7 @@ class OniSound:
         ambients: the 16 ``AmbientSlots``.
         scripts: the script commands (``Scripts``), set by the feature.
         placed: the 1024 placed-ambient records (``PlacedTable``), set by the feature.
+        impulses: the impulses playing (``Impulses``).
         ears: the listener this tick.
         overall_volume: the overall volume (the bank's, when the bank keeps it).
     """
@@ -67,7 +68,7 @@ class OniSound:
         self._overall, self._overall_target = 1.0, 1.0
         self.bank_overall = hasattr(bank, "set_overall_volume")
         """The bank slides and applies the overall volume itself (the mixer's ``oni`` law)."""
-        self.impulse_plays: list[tuple[Impulse, Handle]] = []
+        self.impulses = Impulses(self)
         bank.on_end.append(self._on_end)
         bank.on_steal.append(self._on_steal)
 
@@ -230,68 +231,18 @@ class OniSound:
     def ambient_update(self, ambient_id: int | None, position: Vec3 | None, volume: float) -> bool:
         return self.ambients.update(ambient_id, position, volume)
 
-    # -- impulses ---------------------------------------------------------------------
-
-    def impulse_count(self, impulse: Impulse) -> int:
-        """How many plays of ``impulse`` are sounding now."""
-        return sum(1 for imp, h in self.impulse_plays if imp is impulse and self.bank.is_playing(h))
+    # -- impulses (oni_impulses) ----------------------------------------------------------
 
     def play_impulse(self, name: str, pos: Vec3 | None, volume: float = 1.0) -> bool:
-        """``SSrImpulse_Play`` 0x480440: the impulse once at ``pos`` (world metres; None at the
-        listener). ``volume`` is e.g. the occlusion volume; the alternate plays when as many
-        as the threshold already play."""
-        imp = self.db.impulses.get(name)
-        if imp is None:
-            self.emit("missing_impulse", sound=name)
-            return False
-        for _ in range(MAX_ALTERNATES):
-            alt = imp.alternate
-            if alt is None or self.impulse_count(imp) < imp.alternate_threshold:
-                break
-            self.emit("impulse_alternate", sound=imp.name, alternate=alt.name,
-                      playing=self.impulse_count(imp))
-            imp = alt
-        if imp.group is None:
-            self.emit("impulse_no_group", sound=imp.name)
-            return False
-        if pos is not None and not all(math.isfinite(v) for v in pos):
-            self.emit("impulse_bad_place", sound=imp.name, pos=pos)
-            return False
-        dist, pan = self.spatial(pos, imp.near, imp.far)
-        if dist <= 0.0:
-            self.emit("impulse_inaudible", sound=imp.name, pos=pos)
-            return False
-        draw = draw_group(imp.group, self.local, self.random)
-        if draw is None:
-            return False
-        handle = self.bank.acquire(priority=imp.priority, kind=draw.kind, sound=draw.sound)
-        if handle is None:
-            return False
-        gain = volume * dist * draw.volume * self.product_overall
-        played = self.bank.play(handle, draw.sound, volume=gain, pan=pan, pitch=draw.pitch,
-                                can_pan=pos is not None, position=pos)
-        if played:
-            self.impulse_plays.append((imp, handle))
-        self.emit("impulse", sound=imp.name, pos=pos, gain=gain, pan=pan, channel=handle.slot,
-                  played=played)
-        return played
+        """``SSrImpulse_Play`` 0x480440 at ``pos`` (world metres; None: at the listener).
+
+        ``volume`` is e.g. the occlusion volume the flyby system computed.
+        """
+        return self.impulses.play(name, pos, volume)
 
     def impulse_at(self, name: str, pos: Vec3, volume: float = 1.0) -> bool:
-        """An impulse at a place heard through the walls (``ctx.occlusion.query``) when the
-        occlusion feature is installed; not at all from three times its far distance."""
-        imp = self.db.impulses.get(name)
-        if imp is None:
-            self.emit("missing_impulse", sound=name)
-            return False
-        if self.ctx.occlusion is not None:
-            result = self.ctx.occlusion.query(pos, imp.far, imp.min_occlusion,
-                                              listener_xyz=self.ears.xyz)
-            if not result.in_hearing:
-                return False
-            volume *= result.volume
-        elif imp.far ** 2 < self.distance_units(pos) ** 2 / 9.0:
-            return False
-        return self.play_impulse(name, pos, volume)
+        """An impulse at a place heard through the walls (``ctx.occlusion.query``)."""
+        return self.impulses.at(name, pos, volume)
 
     # -- overall volume, ticks, channel events --------------------------------------------
 
@@ -323,9 +274,7 @@ class OniSound:
         self.ambients.tick(ticks)
         if self.scripts is not None:
             self.scripts.tick()
-        if self.impulse_plays:
-            self.impulse_plays = [(i, h) for i, h in self.impulse_plays
-                                  if self.bank.is_playing(h)]
+        self.impulses.prune()
 
     def _on_end(self, bank: ChannelBank, handle: Handle, channel: object,
                 overshoot: float) -> None:
