@@ -146,22 +146,29 @@ def walls_view() -> list[tuple[float, float, float, float]]:
 
 
 def rays_view(ctx: Any) -> list[RayView]:
-    """The last occlusion ray of every placed record still in hearing."""
+    """The last ray of every placed record still in hearing, and the recent uncached
+    queries (impulses, flybys) cast within ``RAY_MAX_AGE_TICKS``."""
     service = getattr(ctx, "occlusion", None)
-    rays = getattr(service, "last_rays", None)
-    if not rays:
+    if service is None:
         return []
     tick = ctx.clock.tick
     out = []
-    for entity, ray in list(rays.items()):
+    for entity, ray in list(getattr(service, "last_rays", {}).items()):
         if tick - ray.tick > RAY_MAX_AGE_TICKS or not esper.entity_exists(entity):
             continue
         occluded = esper.try_component(entity, Occluded)
         if occluded is not None and not occluded.in_hearing:
             continue
-        (ax, _ay, az), (bx, _by, bz) = ray.from_xyz, ray.to_xyz
-        out.append(RayView(ax, az, bx, bz, int(ray.walls), float(ray.volume)))
+        out.append(_ray(ray))
+    for ray in getattr(service, "recent_queries", ()):
+        if ray.in_hearing and tick - ray.tick <= RAY_MAX_AGE_TICKS:
+            out.append(_ray(ray))
     return out
+
+
+def _ray(ray: Any) -> RayView:
+    (ax, _ay, az), (bx, _by, bz) = ray.from_xyz, ray.to_xyz
+    return RayView(ax, az, bx, bz, int(ray.walls), float(ray.volume))
 
 
 def flybys_view(ctx: Any) -> list[FlybyView]:

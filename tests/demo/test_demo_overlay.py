@@ -148,3 +148,19 @@ def test_indoors_there_are_no_land_cells(world):
 def test_channel_bars_from_profile_units(profile, volume, pan, bar, side):
     assert channel_volume01(profile, volume) == pytest.approx(bar)
     assert channel_pan11(profile, pan) == pytest.approx(side)
+
+
+def test_probe_shows_a_bolts_path_trigger_and_ray(world):
+    game = DemoGame(0, backend="none", start=(300.0, 384.0), heading_rad=0.0)
+    try:
+        for _ in range(300):
+            game.step()
+            if game.ctx.events.where(source="flyby", event="flyby"):
+                break
+        snap = probe(game.ctx)
+    finally:
+        game.close()
+    trigger = game.ctx.events.where(source="flyby", event="flyby")[0]["pos"]
+    assert any((trigger[0], trigger[2]) in f.triggers for f in snap.flybys)
+    assert any(len(f.path) > 10 for f in snap.flybys)
+    assert any((r.ax_m, r.az_m) == (trigger[0], trigger[2]) and r.walls == 0 for r in snap.rays)
