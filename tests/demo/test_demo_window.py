@@ -85,3 +85,16 @@ def test_draw_shows_the_listener_and_escape_closes(demo):
     assert np.abs(centre - np.array(LISTENER_COLOUR)).max() <= 12
     window.on_key_press(key.ESCAPE, 0)
     assert window.has_exit or not math.isnan(game.now_s)
+
+
+def test_the_window_game_plays_through_pyglet(world):
+    # The window's backend: a real pyglet player (the silent driver under the tests).
+    game = DemoGame(0, backend="pyglet")
+    try:
+        for _ in range(30):
+            game.step(1 / 60)
+        assert game.ctx.mixer is not None
+        assert game.ctx.events.where(source="ac", event="play")
+        assert game.ctx.clock.tick == 30
+    finally:
+        game.close()
