@@ -19,6 +19,7 @@ import math
 from typing import TYPE_CHECKING
 
 from soundscape.channels import Handle
+from soundscape.errors import InputError
 from soundscape.oni_data import Ambient
 from soundscape.oni_groups import group_kind
 from soundscape.oni_slot import AmbientSlot, State, Track, fade_step
@@ -73,6 +74,7 @@ class AmbientSlots:
         leaves a refusal out of the event log (a placed record retrying each tick).
         """
         snd = self.sound
+        _check(ambient.name, volume, position)
         if quiet and len(self.ids) >= SLOTS:
             return None
         playing = sum(1 for s in self.slots if s.state != State.FREE and s.ambient is ambient)
@@ -134,6 +136,7 @@ class AmbientSlots:
         slot = self.by_id(ambient_id)
         if slot is None:
             return False
+        _check(slot.ambient.name if slot.ambient else "?", volume, position)
         slot.position = position
         slot.volume = min(max(volume, 0.0), MAX_PART_VOLUME)
         for track in slot.tracks:
@@ -145,6 +148,9 @@ class AmbientSlots:
         slot = self.by_id(ambient_id)
         if slot is None:
             return False
+        _check(slot.ambient.name if slot.ambient else "?", target, None)
+        if not math.isfinite(time_s):
+            raise InputError(f"ambient fade: time {time_s!r} is not finite")
         target = min(max(target, 0.0), MAX_PART_VOLUME)
         slot.volume = target
         for track in slot.tracks:
@@ -323,6 +329,14 @@ class AmbientSlots:
             self.run(slot)
             if slot.state != State.FREE:
                 self.sound.refresh_tracks(slot)
+
+
+def _check(name: str, volume: float, position: Vec3 | None) -> None:
+    """A NaN volume or place from the game is refused with a clear error."""
+    if not math.isfinite(volume):
+        raise InputError(f"ambient {name!r}: volume {volume!r} is not finite")
+    if position is not None and not all(math.isfinite(v) for v in position):
+        raise InputError(f"ambient {name!r}: place {position} is not finite")
 
 
 __all__ = ["SLOTS", "SCRIPT_PRIORITY", "AmbientSlot", "AmbientSlots", "State", "Track",

@@ -287,3 +287,36 @@ def test_unknown_ambient_and_stale_ids(h):
     assert h.oni.ambient_start("nope") is None
     assert h.events("missing_ambient")[0]["sound"] == "nope"
     assert not h.oni.ambient_stop(12345) and not h.oni.ambient_update(None, None, 1.0)
+
+
+def test_nan_volume_or_place_is_refused(h):
+    from soundscape.errors import InputError
+
+    with pytest.raises(InputError, match="volume"):
+        h.oni.ambient_start("two", volume=float("nan"))
+    with pytest.raises(InputError, match="place"):
+        h.oni.ambient_start("two", position=(0.0, float("inf"), 0.0))
+    aid = h.oni.ambient_start("two")
+    with pytest.raises(InputError, match="not finite"):
+        h.oni.ambient_update(aid, None, float("nan"))
+    with pytest.raises(InputError, match="not finite"):
+        h.oni.ambients.fade(aid, 0.5, float("nan"))
+
+
+def test_a_missing_base_sound_ends_the_ambient_cleanly():
+    h = OniHarness(TOML, {k: v for k, v in SOUNDS.items() if k != "b1"})
+    aid = h.oni.ambient_start("once")
+    h.step(20)
+    assert not h.oni.ambients.is_active(aid)
+    assert h.ctx.events.where(source="oni", event="missing")[0]["sound"] == "b1"
+    assert [n for _, _, n in h.states("once")][-1] == "RELEASE"
+
+
+def test_overall_volume_slides_by_0_05_a_tick_in_the_bank(h):
+    h.oni.ambient_start("two")
+    h.oni.set_overall_volume(0.5)
+    assert h.events("overall_volume")[0]["gain"] == 0.5
+    h.step(4)
+    assert h.oni.overall_volume == pytest.approx(0.8)
+    h.step(10)
+    assert h.oni.overall_volume == pytest.approx(0.5)
