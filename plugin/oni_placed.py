@@ -207,7 +207,11 @@ class PlacedTable:
         """Volume 0 (``SSrAmbient_Update``), then stopped (0x481d90) unless it plays once."""
         ambients = self.sound.ambients
         rec.current_volume = 0.0
-        ambients.update(rec.sound_id, (pos.x_m, pos.y_m, pos.z_m), 0.0)
+        place: Vec3 | None = (pos.x_m, pos.y_m, pos.z_m)
+        if not pos.is_finite():  # a NaN place keeps the ambient where it last was
+            slot = ambients.by_id(rec.sound_id)
+            place = slot.position if slot is not None else None
+        ambients.update(rec.sound_id, place, 0.0)
         if not rec.play_once:
             ambients.halt(rec.sound_id, reason="out of hearing")
             self.sound.emit("placed_wait", sound=rec.ambient, index=index)

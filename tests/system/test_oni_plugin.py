@@ -94,3 +94,4 @@ def test_a_nan_place_written_into_the_position_goes_out_of_hearing(plugin):
     run(2)
     assert ctx.oni.placed.get(index).sound_id == -1
     assert all(np.isfinite(c.volume) for c in ctx.channels["oni"].channels)
+    assert not ctx.events.where(source="oni", event="error")  # the phase ran to its end
