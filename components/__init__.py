@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from soundscape.components.occlusion import Flyby, Occluded, Wall
+from soundscape.components.oni import OniCamera, OniPlayer, PlacedAmbient
 from soundscape.components.spatial import Listener, Position
 
-__all__ = ["Flyby", "Listener", "Occluded", "Position", "Wall"]
+__all__ = ["Flyby", "Listener", "Occluded", "OniCamera", "OniPlayer", "PlacedAmbient", "Position",
+           "Wall"]
