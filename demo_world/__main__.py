@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -47,19 +48,27 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def display_available() -> bool:
-    """True when a window can be opened: a display variable is set and pyglet connects."""
+WINDOW_PROBE = (
+    "import pyglet\n"
+    "pyglet.options['shadow_window'] = False\n"
+    "pyglet.window.Window(width=64, height=64, visible=False).close()\n"
+)
+
+
+def display_available(timeout_s: float = 20.0) -> bool:
+    """True when a window can be opened: a display variable is set and a test window opens.
+
+    The test runs in a child process, so a failed attempt leaves this process's
+    pyglet free to switch to headless (EGL) drawing.
+    """
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         return False
     try:
-        import pyglet
-
-        pyglet.options["shadow_window"] = False
-        display = pyglet.display.get_display()
-        display.get_default_screen()
-    except Exception:  # noqa: BLE001 - any failure to reach a display means "none"
+        probe = subprocess.run([sys.executable, "-c", WINDOW_PROBE], capture_output=True,
+                               timeout=timeout_s, check=False)
+    except (OSError, subprocess.TimeoutExpired):
         return False
-    return True
+    return probe.returncode == 0
 
 
 def set_headless() -> None:

@@ -57,3 +57,13 @@ def test_bad_seconds_are_refused(bad, capsys):
 def test_defaults():
     args = parse_args([])
     assert (args.seed, str(args.out), args.seconds) == (0, "out", None)
+
+
+def test_auto_with_an_unreachable_display_falls_back_to_the_tour(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("DISPLAY", ":97")  # set, but no X server answers there
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert not display_available()
+    out = tmp_path / "auto"
+    assert main(["--auto", "--seconds", "2", "--out", str(out), "--quiet"]) == 0
+    assert "running the headless tour" in capsys.readouterr().out
+    assert (out / "tour.png").exists()
