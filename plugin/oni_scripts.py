@@ -157,10 +157,14 @@ class Scripts:
 
     def sound_dialog_play_interrupt(self, name: str) -> bool:
         """Halt the current dialogue, then start ``name``."""
-        if self.dialog is not None and self.sound.ambients.is_active(self.dialog.ambient_id):
-            self.sound.emit("dialog_interrupt", sound=self.dialog.name, by=name)
-            self.sound.ambients.halt(self.dialog.ambient_id, reason="dialog interrupt")
         self._note_end()
+        d = self.dialog
+        if d is not None:  # still counts as playing: it is cut and ends now
+            self.sound.emit("dialog_interrupt", sound=d.name, by=name)
+            self.sound.ambients.halt(d.ambient_id, reason="dialog interrupt")
+            self.dialog_ends.append((d.name, self.sound.ctx.clock.tick))
+            self.sound.emit("dialog_end", sound=d.name, id=d.ambient_id, reason="interrupt")
+            self.dialog = None
         return self._start_dialog(name)
 
     def _run_blocked(self, call: BlockedCall) -> None:

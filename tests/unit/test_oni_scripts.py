@@ -182,3 +182,19 @@ def test_impulse_play_is_at_the_listener(h):
     assert h.scripts.sound_impulse_play("shot", 0.5)
     record = h.events("impulse")[0]
     assert record["gain"] == pytest.approx(0.5) and record["pan"] == 0
+
+
+def test_play_interrupt_ends_a_line_that_could_not_start(h):
+    h.scripts.sound_dialog_play("no_such_line")
+    h.step(10)
+    assert h.scripts.sound_dialog_play_interrupt("line_b")
+    assert h.scripts.dialog_ends == [("no_such_line", 10)]
+    assert h.scripts.dialog.name == "line_b"
+
+
+def test_play_interrupt_after_the_line_ended_interrupts_nothing(h):
+    h.scripts.sound_dialog_play("line_b")
+    h.step(40)
+    assert h.scripts.sound_dialog_play_interrupt("line_a")
+    assert h.events("dialog_interrupt") == []
+    assert h.scripts.dialog_ends == [("line_b", 30)]
