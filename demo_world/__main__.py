@@ -50,6 +50,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 WINDOW_PROBE = (
     "import pyglet\n"
+    "pyglet.options['headless'] = False\n"
     "pyglet.options['shadow_window'] = False\n"
     "pyglet.window.Window(width=64, height=64, visible=False).close()\n"
 )
@@ -63,9 +64,11 @@ def display_available(timeout_s: float = 20.0) -> bool:
     """
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         return False
+    # A real window, never EGL's: the child must not inherit a headless setting.
+    env = {k: v for k, v in os.environ.items() if k != "PYGLET_HEADLESS"}
     try:
         probe = subprocess.run([sys.executable, "-c", WINDOW_PROBE], capture_output=True,
-                               timeout=timeout_s, check=False)
+                               timeout=timeout_s, check=False, env=env)
     except (OSError, subprocess.TimeoutExpired):
         return False
     return probe.returncode == 0
