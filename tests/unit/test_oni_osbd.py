@@ -5,6 +5,8 @@ from __future__ import annotations
 import struct
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from soundscape.errors import DataError
 from soundscape.oni_data import (
@@ -257,3 +259,34 @@ alternate = "imp"
 def test_toml_errors_name_the_record_and_field(text, where):
     with pytest.raises(DataError, match=where):
         loads_toml(text, source="bad.toml")
+
+
+_f32 = st.floats(-1e6, 1e6, allow_nan=False, width=32)
+_name = st.text(st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=31)
+
+
+@settings(max_examples=60, deadline=None)
+@given(version=st.sampled_from([4, 6]), channels=st.sampled_from([1, 2]), volume=_f32,
+       pitch=_f32, last=st.integers(0, 0xFFFF),
+       perms=st.lists(st.tuples(st.integers(0, 2**32 - 1), _f32, _f32, _f32, _f32, _name),
+                      max_size=3))
+def test_any_group_round_trips(version, channels, volume, pitch, last, perms):
+    g = Group("g", [Permutation(n, w, a, b, c, d) for w, a, b, c, d, n in perms], volume, pitch,
+              1 if version == 6 else 0, last if version == 6 else NO_PERMUTATION, channels,
+              version)
+    assert parse_chunk(write_chunk(g), name="g") == g
+
+
+@settings(max_examples=60, deadline=None)
+@given(version=st.sampled_from([3, 4, 5, 6]), priority=st.integers(-(2**31), 2**31 - 1),
+       floats=st.lists(_f32, min_size=7, max_size=7), threshold=st.integers(0, 2**32 - 1),
+       group=_name, alternate=_name)
+def test_any_impulse_round_trips(version, priority, floats, threshold, group, alternate):
+    i = Impulse("i", group, priority, *floats[:5], version=version)
+    if version >= 4:
+        i.alternate_threshold, i.alternate_name = threshold, alternate
+    if version >= 5:
+        i.impact_velocity = floats[5]
+    if version >= 6:
+        i.min_occlusion = floats[6]
+    assert parse_chunk(write_chunk(i), name="i") == i
