@@ -264,8 +264,8 @@ class Overlay:
         for row in rows:
             if y < 0:
                 break
-            text = f"{row.bank[:6]}{row.index:>2} p{row.priority} {row.sound or '-'}"
-            self._label(text[:26], left + 4, y + 3, (230, 230, 230) if row.playing else (120,) * 3)
+            text = f"{row.bank[:8]:<8}{row.index:>3} p{row.priority} {row.sound or '-'}"
+            self._label(text[:30], left + 4, y + 3, (230, 230, 230) if row.playing else (120,) * 3)
             bar = self._bars.take()
             bar.position = (left + 170, y + 3)
             bar.width, bar.height = max(70.0 * row.volume01, 1.0), ROW_PX - 5
