@@ -252,8 +252,10 @@ class AmbientSlots:
         if amb.detail is not None and 0 <= slot.next_detail_tick <= snd.ctx.clock.tick:
             snd.play_detail(slot, amb)
             self._schedule_detail(slot, amb)
+        # a lost base track will be taken again: it still counts as playing
         has_channel = any(t.handle is not None or t.lost for t in slot.tracks)
-        if has_channel and not any(snd.bank.is_playing(t.handle) or t.lost for t in slot.tracks):
+        if has_channel and not any(snd.bank.is_playing(t.handle) or (t.lost and t.group is not None)
+                                   for t in slot.tracks):
             self._go(slot, State.END_WAIT)
 
     def _retake(self, slot: AmbientSlot, track: Track) -> None:
