@@ -51,7 +51,8 @@ class Archer:
         self.fired = 0
         self.rng = ctx.rng.msvc("demo.archer")
 
-    def step(self, ticks: int, dt_s: float) -> None:
+    def step(self, dt_s: float) -> None:
+        """Loose a bolt when due, then move every bolt by this frame's ``dt_s``."""
         if self.ctx.clock.tick >= self.next_tick:
             self.next_tick = self.ctx.clock.tick + BOLT_INTERVAL_TICKS
             self._loose()

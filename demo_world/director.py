@@ -49,7 +49,7 @@ class Director(esper.Processor):
         if not math.isfinite(dt) or dt <= 0.0:
             return
         # The director runs before soundscape's clock steps: act on this frame's dt.
-        self.archer.step(1, dt)
+        self.archer.step(dt)
         pos = self.game.position
         if self.ctx.oni is not None:
             self._music(pos.x_m, pos.z_m)
