@@ -42,14 +42,14 @@ def configure_pyglet_audio(preference: tuple[str, ...] = DRIVER_PREFERENCE) -> b
 def _source_class() -> type:
     from pyglet.media.codecs.base import AudioData, AudioFormat, StreamingSource
 
-    class MixerSource(StreamingSource):  # type: ignore[misc, valid-type]
+    class MixerSource(StreamingSource):
         """An endless stream rendered by the mixer on pyglet's worker thread."""
 
         def __init__(self, mixer: Mixer) -> None:
             super().__init__()
             self.mixer = mixer
-            self.audio_format = AudioFormat(channels=2, sample_size=32,
-                                            sample_rate=mixer.sample_rate_hz, sample_type="float")
+            self.audio_format: Any = AudioFormat(
+                channels=2, sample_size=32, sample_rate=mixer.sample_rate_hz, sample_type="float")
             self.video_format = None
             self._duration = None
             self._timestamp_s = 0.0

@@ -89,35 +89,44 @@ class Mixer:
         self._s1 = np.zeros(shape, dtype=np.float32)
         self._t = np.zeros(shape, dtype=np.float32)
         self._idx = np.zeros(shape, dtype=np.int32)  # the store stays below 2^31 frames
-        self._acc = np.zeros((3, self.block_frames), dtype=np.float32)
+        self._acc = np.zeros((4, self.block_frames), dtype=np.float32)
         self._whole = np.zeros(shape, dtype=np.float32)
 
     def _set_rows(self, voices: list[_Voice]) -> None:
-        """Order ``voices`` into groups and lay their state out in arrays."""
+        """Order ``voices`` (float rows, then Miles rows; each: own-rate rows, then
+        resampled mono, then resampled stereo) and lay their state out in arrays."""
         def group(v: _Voice) -> tuple[bool, bool, bool]:
             interp = v.spec.step != 1.0 or v.cur_f != 0.0
-            return (v.spec.miles is not None, v.seg.stereo, interp)
+            return (v.spec.miles is not None, interp, interp and v.seg.stereo)
 
         voices.sort(key=group)
         self._voices = voices
         n = len(voices)
         if n > self._cap:
             self._alloc(max(n, 2 * self._cap))
-        self._ranges: list[tuple[int, int, bool, bool, bool]] = []
-        start = 0
-        for i in range(1, n + 1):
-            if i == n or group(voices[i]) != group(voices[start]):
-                self._ranges.append((start, i, *group(voices[start])))
-                start = i
-        self._n_float = sum(1 for v in voices if v.spec.miles is None)
-        self._left = np.array([v.seg.left for v in voices], dtype=np.intp)
-        self._delta = np.array([v.seg.right - v.seg.left for v in voices], dtype=np.intp)
+        keys = [group(v) for v in voices]
+        self._n_float = sum(1 for k in keys if not k[0])
+        # per kind (float, Miles): (first row, first resampled row, first resampled stereo, end)
+        self._kinds: list[tuple[int, int, int, int, bool]] = []
+        for miles, lo, hi in ((False, 0, self._n_float), (True, self._n_float, n)):
+            if hi > lo:
+                interp = next((i for i in range(lo, hi) if keys[i][1]), hi)
+                stereo = next((i for i in range(interp, hi) if keys[i][2]), hi)
+                self._kinds.append((lo, interp, stereo, hi, miles))
+        self._stereo = np.array([v.seg.stereo for v in voices], dtype=bool)
+        self._mono_mask = (~self._stereo).astype(np.float32)
+        self._stereo_mask = self._stereo.astype(np.float32)
+        self._any_stereo = bool(self._stereo[: self._n_float].any())
+        self._left = np.array([v.seg.left for v in voices], dtype=np.int64)
+        self._delta = np.array([v.seg.right - v.seg.left for v in voices], dtype=np.int64)
+        self._delta32 = self._delta.astype(np.int32)[:, None]
+        self._delta_list = [v.seg.right - v.seg.left for v in voices]
         self._length = np.array([v.seg.frames for v in voices], dtype=np.int64)
         self._cur_i = np.array([v.cur_i for v in voices], dtype=np.int64)
         self._cur_f = np.array([v.cur_f for v in voices], dtype=np.float64)
         self._step = np.array([v.spec.step for v in voices], dtype=np.float64)
-        # offsets of each output frame within the block, in source frames (exact
-        # enough in float32: at most step x block frames, far below 2^24)
+        # offsets of each output frame within the block, in source frames (float32
+        # offsets from a float64 cursor: at most ~1e-4 frame off at a block's end)
         self._stepar = (self._step[:, None] * self._ar64[None, :]).astype(np.float32)
         self._loop = np.array([v.spec.loop for v in voices], dtype=bool)
         g1 = [(0.0, 0.0) if v.fate == "dying" else (v.spec.gain_left, v.spec.gain_right)
@@ -128,11 +137,23 @@ class Mixer:
         self._g1r = np.array([g[1] for g in g1], dtype=np.float32)
         self._ramping = bool(n) and bool(
             np.any(self._g0l != self._g1l) or np.any(self._g0r != self._g1r))
-        miles = [v.spec.miles or (0, 0, 0, 0) for v in voices[self._n_float:]]
-        m = np.array(miles, dtype=np.float32).reshape(-1, 4)
+        self._has_dying = any(v.fate == "dying" for v in voices)
+        self._gains: tuple[np.ndarray, np.ndarray] | None = None
+        factors = [v.spec.miles or (0, 0, 0, 0) for v in voices[self._n_float:]]
+        m = np.array(factors, dtype=np.float32).reshape(-1, 4)
         self._miles_a = m[:, :2] / np.float32(128.0)
         self._miles_t = m[:, 2:] / np.float32(128.0)
         self._miles_outer = bool(np.any(m[:, 2:] != 128.0))
+        self._recount()
+
+    def _recount(self) -> None:
+        """Output frames every row can render before it may start, end or wrap."""
+        if not len(self._voices):
+            self._safe_frames = 1 << 62
+            return
+        remaining = (self._length - 3) - (self._cur_i + self._cur_f)
+        frames = np.where(self._cur_i < 0, 0.0, remaining / np.maximum(self._step, 1e-9))
+        self._safe_frames = max(int(np.floor(frames.min())) - 1, 0)
 
     # -- snapshot application (audio side) -------------------------------------
 
@@ -217,33 +238,38 @@ class Mixer:
             self.frames_rendered += n
             return
         data = self.store.data
-        slow = self._slow_rows(n)
+        edges = n > self._safe_frames  # some row may start, end or wrap in this block
+        slow = self._slow_rows(n) if edges else []
         slow_set = set(slow)
-        for start, stop, _miles, stereo, interp in self._ranges:
-            self._gather(data, start, stop, stereo, interp, n, slow_set)
+        for lo, interp, stereo, hi, _miles in self._kinds:
+            if interp > lo:
+                self._copy_rows(data, lo, interp, n, slow_set)
+            if hi > interp:
+                self._resample_rows(data, interp, stereo, hi, n)
         for row in slow:
             self._slow_row(data, row, n)
-        for start, stop, miles, _stereo, interp in self._ranges:
-            if miles and interp:  # Redguard: integer samples after resampling
-                np.floor(self._sl[start:stop, :n], out=self._sl[start:stop, :n])
-                np.floor(self._sr[start:stop, :n], out=self._sr[start:stop, :n])
+        for _lo, interp, _stereo, hi, miles in self._kinds:
+            if miles and hi > interp:  # Redguard: integer samples after resampling
+                np.floor(self._sl[interp:hi, :n], out=self._sl[interp:hi, :n])
+                np.floor(self._sr[interp:hi, :n], out=self._sr[interp:hi, :n])
         self._mix(out, n)
-        self._advance_rows(n)
+        self._advance_rows(n, edges)
         self.frames_rendered += n
 
-    def _gather(self, data: np.ndarray, a: int, b: int, stereo: bool, interp: bool,
-                n: int, slow: set[int]) -> None:
-        if not interp:  # at the sound's own rate: plain slices
-            sl, sr = self._sl, self._sr
-            starts = (self._left[a:b] + self._cur_i[a:b]).tolist()
-            deltas = self._delta[a:b].tolist()
-            for row, start, delta in zip(range(a, b), starts, deltas, strict=True):
-                if row in slow:
-                    continue
-                sl[row, :n] = data[start : start + n]
-                if stereo:
-                    sr[row, :n] = data[start + delta : start + delta + n]
-            return
+    def _copy_rows(self, data: np.ndarray, a: int, b: int, n: int, slow: set[int]) -> None:
+        """Rows at the sound's own rate, not near an end: plain slices."""
+        sl, sr, deltas = self._sl, self._sr, self._delta_list
+        starts = (self._left[a:b] + self._cur_i[a:b]).tolist()
+        for row, start in zip(range(a, b), starts, strict=True):
+            if row in slow:
+                continue
+            sl[row, :n] = data[start : start + n]
+            delta = deltas[row]
+            if delta:
+                sr[row, :n] = data[start + delta : start + delta + n]
+
+    def _resample_rows(self, data: np.ndarray, a: int, st: int, b: int, n: int) -> None:
+        """Resampled rows a..b (stereo from ``st``): linear interpolation of two gathers."""
         whole, idx, frac = self._whole[a:b, :n], self._idx[a:b, :n], self._t[a:b, :n]
         np.add(self._stepar[a:b, :n], self._cur_f[a:b, None].astype(np.float32), out=frac)
         np.floor(frac, out=whole)
@@ -252,9 +278,10 @@ class Mixer:
         np.add(idx, (self._left[a:b] + self._cur_i[a:b]).astype(np.int32)[:, None], out=idx)
         # rows flagged slow may point anywhere: "wrap" keeps them in bounds until redone
         self._lerp(data, idx, self._sl[a:b, :n], self._s1[a:b, :n], frac)
-        if stereo:
-            np.add(idx, self._delta[a:b].astype(np.int32)[:, None], out=idx)
-            self._lerp(data, idx, self._sr[a:b, :n], self._s1[a:b, :n], frac)
+        if b > st:
+            sidx = self._idx[st:b, :n]
+            np.add(sidx, self._delta32[st:b], out=sidx)
+            self._lerp(data, sidx, self._sr[st:b, :n], self._s1[st:b, :n], self._t[st:b, :n])
 
     @staticmethod
     def _lerp(data: np.ndarray, idx: np.ndarray, dst: np.ndarray, tmp: np.ndarray,
@@ -302,85 +329,88 @@ class Mixer:
 
     def _mix(self, out: np.ndarray, n: int) -> None:
         f = self._n_float
-        left, right = out[:, 0], out[:, 1]
-        left[:] = 0.0
-        right[:] = 0.0
+        acc = self._acc[:2, :n]
         if f:
-            self._mix_float(left, right, f, n)
-        if f < len(self._voices):
-            self._mix_miles(left, right, f, n)
-        if self.master_gain != 1.0:
-            out *= np.float32(self.master_gain)
-
-    def _split(self, a: int, b: int) -> tuple[slice, slice]:
-        """(mono rows, stereo rows) within rows a..b (mono rows come first)."""
-        first_stereo = b
-        for start, _stop, _m, stereo, _i in self._ranges:
-            if stereo and a <= start < b:
-                first_stereo = min(first_stereo, start)
-        return slice(a, first_stereo), slice(first_stereo, b)
-
-    def _weighted(self, gains: np.ndarray, rows: slice, src: np.ndarray, n: int,
-                  acc: int) -> np.ndarray:
-        """sum over ``rows`` of gains[row] x src[row, :n], into accumulator ``acc``."""
-        out = self._acc[acc, :n]
-        if rows.stop <= rows.start:
-            out[:] = 0.0
-            return out
-        block = src[rows, :n]
-        if block.flags.c_contiguous:
-            np.dot(gains[rows], block, out=out)
+            self._mix_float(acc, f, n)
         else:
-            out[:] = np.dot(gains[rows], block)
+            acc[:] = 0.0
+        if f < len(self._voices):
+            self._mix_miles(acc, f, n)
+        if self.master_gain != 1.0:
+            acc *= np.float32(self.master_gain)
+        out[:, 0] = acc[0]
+        out[:, 1] = acc[1]
+
+    def _gain_matrices(self, gl: np.ndarray, gr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(left & mono-right rows over S_L, stereo-right row over S_R) for the float rows."""
+        f = self._n_float
+        mono = np.ascontiguousarray(np.stack([gl[:f], (gr * self._mono_mask)[:f]]))
+        stereo = np.ascontiguousarray((gr * self._stereo_mask)[None, :f])
+        return mono, stereo
+
+    def _dot(self, gains: np.ndarray, src: np.ndarray, f: int, n: int,
+             out: np.ndarray) -> np.ndarray:
+        """out = gains (k, f) @ src[:f, :n] (BLAS sgemm/sgemv)."""
+        block = src[:f, :n]
+        if block.flags.c_contiguous and out.flags.c_contiguous:
+            np.dot(gains, block, out=out)
+        else:
+            out[:] = np.dot(gains, block)
         return out
 
-    def _mix_float(self, left: np.ndarray, right: np.ndarray, f: int, n: int) -> None:
-        mono, stereo = self._split(0, f)
-        everything = slice(0, f)
-        left += self._weighted(self._g0l, everything, self._sl, n, 0)
-        right += self._weighted(self._g0r, mono, self._sl, n, 1)
-        right += self._weighted(self._g0r, stereo, self._sr, n, 2)
+    def _mix_float(self, acc: np.ndarray, f: int, n: int) -> None:
+        if self._gains is None:
+            self._gains = self._gain_matrices(self._g0l, self._g0r)
+        mono, stereo = self._gains
+        self._dot(mono, self._sl, f, n, acc)
+        if self._any_stereo:  # mono rows' right side comes from their one channel
+            acc[1] += self._dot(stereo, self._sr, f, n, self._acc[2:3, :n])[0]
         if not self._ramping:
             return
         ramp = self._ramp(n)
-        dl, dr = self._g1l - self._g0l, self._g1r - self._g0r
-        left += ramp * self._weighted(dl, everything, self._sl, n, 0)
-        right += ramp * (self._weighted(dr, mono, self._sl, n, 1)
-                         + self._weighted(dr, stereo, self._sr, n, 2))
+        d_mono, d_stereo = self._gain_matrices(self._g1l - self._g0l, self._g1r - self._g0r)
+        change = self._dot(d_mono, self._sl, f, n, self._acc[2:4, :n])
+        if self._any_stereo:
+            change[1] += np.dot(d_stereo, self._sr[:f, :n])[0]
+        change *= ramp
+        acc += change
 
-    def _mix_miles(self, left: np.ndarray, right: np.ndarray, f: int, n: int) -> None:
+    def _mix_miles(self, acc: np.ndarray, f: int, n: int) -> None:
         """Redguard rows: floor(floor(s a / 128) t / 128) per side, summed as integers."""
-        mono, stereo = self._split(f, len(self._voices))
-        for side, out in ((0, left), (1, right)):
-            total = np.zeros(n, dtype=np.float32)
-            for rows in (mono, stereo):
-                if rows.stop <= rows.start:
-                    continue
-                src = self._sr if (side == 1 and rows is stereo) else self._sl
-                m = slice(rows.start - f, rows.stop - f)
-                tmp = self._t[rows, :n]
-                np.multiply(src[rows, :n], self._miles_a[m, side, None], out=tmp)
+        rows = slice(f, len(self._voices))
+        for row in range(f, len(self._voices)):  # a mono sample supplies both sides
+            if not self._stereo[row]:
+                self._sr[row, :n] = self._sl[row, :n]
+        for side, src in ((0, self._sl), (1, self._sr)):
+            tmp = self._t[rows, :n]
+            np.multiply(src[rows, :n], self._miles_a[:, side, None], out=tmp)
+            np.floor(tmp, out=tmp)
+            if self._miles_outer:
+                np.multiply(tmp, self._miles_t[:, side, None], out=tmp)
                 np.floor(tmp, out=tmp)
-                if self._miles_outer:
-                    np.multiply(tmp, self._miles_t[m, side, None], out=tmp)
-                    np.floor(tmp, out=tmp)
-                total += np.add.reduce(tmp, axis=0)
-            out += total / np.float32(MILES_FULL_SCALE)
+            acc[side] += np.add.reduce(tmp, axis=0) / np.float32(MILES_FULL_SCALE)
 
-    def _advance_rows(self, n: int) -> None:
+    def _advance_rows(self, n: int, edges: bool) -> None:
+        """Move every row's cursor on by ``n`` frames; ``edges``: some row met an end."""
         pos = self._cur_f + self._step * n
         whole = np.floor(pos)
         self._cur_f = pos - whole
         self._cur_i += whole.astype(np.int64)
+        if self._ramping:
+            self._g0l, self._g0r = self._g1l, self._g1r
+            self._gains = None
+            self._ramping = False
+        self._safe_frames -= n
+        if self._has_dying:
+            self._dirty = True
+        if not edges:
+            return
         wrap = self._loop & (self._cur_i >= self._length)
         if wrap.any():
             self._cur_i[wrap] %= self._length[wrap]
-        self._g0l, self._g0r = self._g1l, self._g1r
-        if self._ramping:
-            self._ramping = False
-        ended = ~self._loop & (self._cur_i >= self._length)
-        if ended.any() or any(v.fate == "dying" for v in self._voices):
+        if (~self._loop & (self._cur_i >= self._length)).any():
             self._dirty = True
+        self._recount()
 
     def _advance_silent(self, n: int) -> None:
         for voice in self._silent:

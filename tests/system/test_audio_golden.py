@@ -20,7 +20,7 @@ from soundscape.components.channel import ChannelKind
 from soundscape.components.emitter import Emitter
 from soundscape.components.spatial import Listener, Position
 
-GOLDEN_SHA256 = "to-be-pinned"
+GOLDEN_SHA256 = "cb7a510b061da55cfd056815d134965a29f952bfe9c17d39e9e519b49c1c6e0c"
 TICKS = 600  # 10 s
 
 
