@@ -23,6 +23,7 @@ import esper
 
 from soundscape.components.channel import Channel, ChannelFlags, ChannelKind
 from soundscape.context import Context
+from soundscape.profiles import playback_rate_hz
 
 POLICIES = ("oni", "redguard", "virtual")
 ONI_QUIET_VOLUME = 0.1
@@ -215,6 +216,9 @@ class ChannelBank:
             return False
         channel.sound, channel.effect, channel.position = sound, effect, position
         channel.volume, channel.pan, channel.pitch = float(volume), float(pan), float(pitch)
+        # a new sound's fade target is its own volume: a later fade to another target
+        # starts; set_volume leaves the target (the seed's re-take quirk)
+        channel.fade_target, channel.fading = channel.volume, False
         channel.rate_hz = float(rate_hz) if rate_hz is not None else float(data.sample_rate_hz)
         channel.loop = loop
         channel.length_frames, channel.sample_rate_hz = data.frames, data.sample_rate_hz
@@ -308,12 +312,8 @@ class ChannelBank:
 
     def playback_rate_hz(self, channel: Channel) -> float:
         """Source frames a second: Oni's 22,050 x pitch buffer, Redguard's rate,
-        else the sound's own rate times the pitch."""
-        if self.profile == "oni":
-            return 22050.0 * channel.pitch
-        if self.profile == "redguard":
-            return channel.rate_hz
-        return channel.sample_rate_hz * channel.pitch
+        else the sound's own rate times the pitch (``profiles.playback_rate_hz``)."""
+        return playback_rate_hz(self.profile, channel)
 
     def advance(self, ticks: int) -> None:
         """Move every playing channel on by ``ticks``: fades, cursors and ends.

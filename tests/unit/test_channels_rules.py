@@ -220,3 +220,12 @@ def test_end_callback_can_chain_the_next_sound():
     # it began inside this tick: 367.5 frames before the interval's end
     assert bank.get(h).start_cursor_frames == pytest.approx(367.5 - 22050 * 61 / 60)
     assert [r["event"] for r in ctx.events if r["channel"] == h.slot] == ["start", "end", "start"]
+
+
+def test_fade_out_of_a_fresh_sound_starts():
+    bank = oni_bank(make_ctx())
+    h = bank.acquire(kind=ChannelKind.MONO)
+    bank.play(h, "one_s", volume=0.8, loop=True)
+    bank.fade(h, 0.0, 0.1)
+    bank.advance(2)
+    assert bank.get(h).volume == pytest.approx(0.6)
