@@ -140,3 +140,29 @@ def test_backend_none_keeps_no_mixer():
     p = plugin(backend="none")
     esper.process(1 / 60)
     assert p.context.mixer is None and p.context.sounds is not None
+
+
+def test_virtual_bank_mixes_only_the_loudest_n():
+    from soundscape.channels import ensure_bank
+
+    p = plugin(backend="offline")
+    ctx = p.context
+    bank = ensure_bank(ctx, "crowd", count=0, policy="virtual", profile="modern",
+                       real_voices=2)
+    freqs = {"a": 300.0, "b": 700.0, "c": 1900.0}
+    for (name, hz), volume in zip(freqs.items(), (0.5, 0.4, 0.1), strict=True):
+        synth.add_to(ctx.sounds, name, synth.tone(hz, 1.0, rate_hz=48_000), 48_000)
+        bank.play(bank.acquire(), name, volume=volume, pan=0.0)
+    for _ in range(30):
+        esper.process(1 / 60)
+    spectrum = np.abs(np.fft.rfft(ctx.mixer.backend.audio()[800:, 0]))
+    freqs_hz = np.fft.rfftfreq(29 * 800, 1 / 48_000)
+
+    def peak(hz: float) -> float:
+        return float(spectrum[np.argmin(np.abs(freqs_hz - hz))])
+
+    assert peak(300) > 1000 * peak(1900) and peak(700) > 1000 * peak(1900)
+    assert [c.audible for c in bank.channels] == [True, True, False]
+    bank.channels[2].volume = 0.9  # now the loudest: voiced, and the quietest goes virtual
+    esper.process(1 / 60)
+    assert [c.audible for c in bank.channels] == [True, False, True]
