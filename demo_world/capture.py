@@ -40,7 +40,7 @@ def capture_png(
     window = pyglet.window.Window(width, height, visible=False)
     try:
         window.switch_to()
-        renderer = Renderer(game)
+        renderer = Renderer(game, window)
         view = renderer.draw(width, height, px_per_m, status)
         buffer = pyglet.image.get_buffer_manager().get_color_buffer().get_image_data()
         pixels = np.frombuffer(buffer.get_data("RGBA", buffer.width * 4), dtype=np.uint8)

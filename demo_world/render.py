@@ -20,8 +20,9 @@ if TYPE_CHECKING:
 class Renderer:
     """The scene under the overlay, the camera centred on the player."""
 
-    def __init__(self, game: DemoGame, *, overlay_visible: bool = True) -> None:
+    def __init__(self, game: DemoGame, window: object, *, overlay_visible: bool = True) -> None:
         self.game = game
+        self.window = window
         self.scene = Scene(game)
         self.overlay = Overlay(game.ctx)
         self.overlay.visible = overlay_visible
@@ -37,12 +38,12 @@ class Renderer:
         pyglet.gl.glClearColor(BACKGROUND[0] / 255, BACKGROUND[1] / 255, BACKGROUND[2] / 255, 1.0)
         pyglet.gl.glClear(pyglet.gl.GL_COLOR_BUFFER_BIT)
         self.scene.update(view)
-        self.scene.draw_ground()
+        self.scene.draw_ground(self.window)
         if self.overlay.visible:
             self.overlay.update(view)
-        self.overlay.draw_cells()
-        self.scene.draw_objects()
-        self.overlay.draw_marks()
+        self.overlay.draw_cells(self.window)
+        self.scene.draw_objects(self.window)
+        self.overlay.draw_marks(self.window)
         if status:
             self.status.text = status
             self.status.draw()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import pyglet
 from pyglet import shapes
 
-from soundscape.overlay import View
+from soundscape.overlay_shapes import View, translated
 from soundscape.overlay_style import terrain_colour
 
 if TYPE_CHECKING:
@@ -32,7 +32,8 @@ MARKERS: dict[str, tuple[int, int, int]] = {
 
 
 class Scene:
-    """Shapes for the static world, moved with the camera each frame."""
+    """Shapes for the static world in world-anchored pixels; the camera moves the view
+    matrix, so they are laid out again only when the scale changes."""
 
     def __init__(self, game: DemoGame) -> None:
         self.game = game
@@ -58,25 +59,29 @@ class Scene:
         self._view: View | None = None
 
     def update(self, view: View) -> None:
-        """Lay the shapes out for ``view`` (only when the view changed)."""
-        if view == self._view:
+        """Remember the camera; lay the shapes out again only when the scale changed."""
+        previous, self._view = self._view, view
+        if previous is not None and previous.px_per_m == view.px_per_m:
             return
-        self._view = view
         size = 24.0 * view.px_per_m
         for rect, x, z in self._cells:
-            rect.position = view.to_screen(x, z)
+            rect.position = view.anchored(x, z)
             rect.width = rect.height = size
         for floor, b in self._floors:
-            floor.position = view.to_screen(b.x0_m, b.z0_m)
+            floor.position = view.anchored(b.x0_m, b.z0_m)
             floor.width = (b.x1_m - b.x0_m) * view.px_per_m
             floor.height = (b.z1_m - b.z0_m) * view.px_per_m
         for star, (x, z) in self._markers:
-            star.position = view.to_screen(x, z)
+            star.position = view.anchored(x, z)
 
-    def draw_ground(self) -> None:
+    def draw_ground(self, window: object) -> None:
         """Terrain and building floors (under the overlay)."""
-        self.batch.draw()
+        if self._view is not None:
+            with translated(window, self._view.origin_px):
+                self.batch.draw()
 
-    def draw_objects(self) -> None:
+    def draw_objects(self, window: object) -> None:
         """The sound objects' markers (over the overlay's cells)."""
-        self.objects.draw()
+        if self._view is not None:
+            with translated(window, self._view.origin_px):
+                self.objects.draw()

@@ -28,7 +28,7 @@ class DemoWindow(pyglet.window.Window):
         self.game = game
         self.keys = key.KeyStateHandler()
         self.push_handlers(self.keys)
-        self.renderer = Renderer(game)
+        self.renderer = Renderer(game, self)
         self.px_per_m = 1.5
         self.muted = False
         self.message = "WASD/arrows walk, Q/E or mouse turn, wheel zoom, F1 overlay, M mute, " \

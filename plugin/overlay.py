@@ -1,7 +1,7 @@
 """A debug overlay any pyglet game can draw over its own scene.
 
 ``Overlay(ctx)`` reads the plugin's runtimes through ``soundscape.overlay_probe``
-and draws, with ``pyglet.shapes`` in one batch: the AC land cells coloured by
+and draws, with ``pyglet.shapes`` in batches: the AC land cells coloured by
 terrain and shaded by ambient weight, the listener and her heading, the
 intermittent ambients' compass bearings and distance shells, the walls, the
 occlusion rays (green clear, red blocked, with their wall counts), the flyby
@@ -15,19 +15,23 @@ Typical use in a game's ``on_draw``::
 
     overlay = Overlay(plugin.context)
     overlay.update(View(px, pz, 2.0, window.width, window.height))
-    overlay.draw()
+    overlay.draw(window)
+
+The world layers are laid out in world-anchored pixels and drawn through the
+window's view matrix, so a moving camera costs no relayout; the cells are laid
+out again only when the AC runtime rebuilt or the scale changed.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import pyglet
 from pyglet import shapes
 
 from soundscape.overlay_probe import Snapshot, probe
+from soundscape.overlay_shapes import Pool, View, assign, find_window, translated
 from soundscape.overlay_style import (
     BEARING_COLOUR,
     FLYBY_COLOUR,
@@ -42,54 +46,11 @@ from soundscape.overlay_style import (
     terrain_colour,
 )
 
+__all__ = ["Overlay", "View"]
+
 PANEL_WIDTH_PX = 300
 ROW_PX = 13
-
-
-@dataclass(frozen=True, slots=True)
-class View:
-    """Which part of the floor plan the window shows: centre (metres), scale, size.
-
-    >>> View(100.0, 50.0, 2.0, 800, 600).to_screen(110.0, 50.0)
-    (420.0, 300.0)
-    """
-
-    centre_x_m: float
-    centre_z_m: float
-    px_per_m: float
-    width_px: int
-    height_px: int
-
-    def to_screen(self, x_m: float, z_m: float) -> tuple[float, float]:
-        """World (x east, z north) to window pixels (north up)."""
-        return (
-            self.width_px / 2 + (x_m - self.centre_x_m) * self.px_per_m,
-            self.height_px / 2 + (z_m - self.centre_z_m) * self.px_per_m,
-        )
-
-
-class _Pool:
-    """Shapes of one kind, reused frame to frame; the unused ones are hidden."""
-
-    def __init__(self, make: Any) -> None:
-        self.make = make
-        self.items: list[Any] = []
-        self.used = 0
-
-    def begin(self) -> None:
-        self.used = 0
-
-    def take(self) -> Any:
-        if self.used == len(self.items):
-            self.items.append(self.make())
-        item = self.items[self.used]
-        self.used += 1
-        item.visible = True
-        return item
-
-    def end(self) -> None:
-        for item in self.items[self.used:]:
-            item.visible = False
+RGB = tuple[int, int, int]
 
 
 class Overlay:
@@ -101,180 +62,181 @@ class Overlay:
         show_panel: draw the channel panel on the right.
     """
 
-    def __init__(
-        self,
-        ctx: Any,
-        *,
-        terrain_colours: dict[int, tuple[int, int, int]] | None = None,
-        show_panel: bool = True,
-    ) -> None:
+    def __init__(self, ctx: Any, *, terrain_colours: dict[int, RGB] | None = None,
+                 show_panel: bool = True) -> None:
         self.ctx = ctx
         self.visible = True
         self.show_panel = show_panel
         self.terrain_colours = dict(terrain_colours or {})
+        self.snapshot = Snapshot()
+        self.view: View | None = None
         self.cell_batch = pyglet.graphics.Batch()
         self.batch = pyglet.graphics.Batch()
-        self.snapshot = Snapshot()
-        groups = [pyglet.graphics.Group(order=i) for i in range(6)]
-        b, cb = self.batch, self.cell_batch
-        self._cells = _Pool(lambda: shapes.Rectangle(0, 0, 1, 1, batch=cb, group=groups[0]))
-        self._lines = _Pool(lambda: shapes.Line(0, 0, 1, 1, thickness=2, batch=b, group=groups[1]))
-        self._arcs = _Pool(lambda: shapes.Arc(0, 0, 1, angle=22.5, thickness=2, batch=b,
-                                              group=groups[1]))
-        self._dots = _Pool(lambda: shapes.Circle(0, 0, 1, batch=b, group=groups[2]))
-        self._panel = _Pool(lambda: shapes.Rectangle(0, 0, 1, 1, batch=b, group=groups[3]))
-        self._bars = _Pool(lambda: shapes.Rectangle(0, 0, 1, 1, batch=b, group=groups[4]))
-        self._labels = _Pool(lambda: pyglet.text.Label("", font_size=8, batch=b, group=groups[5]))
-        self._pools = (self._cells, self._lines, self._arcs, self._dots, self._panel, self._bars,
-                       self._labels)
+        self.panel_batch = pyglet.graphics.Batch()
+        g = [pyglet.graphics.Group(order=i) for i in range(4)]
+        cb, b, pb = self.cell_batch, self.batch, self.panel_batch
+        self._cells = Pool(lambda: shapes.Rectangle(0, 0, 1, 1, batch=cb))
+        self._walls = Pool(lambda: shapes.Line(0, 0, 1, 1, thickness=3, batch=b, group=g[0]))
+        self._lines = Pool(lambda: shapes.Line(0, 0, 1, 1, thickness=2, batch=b, group=g[1]))
+        self._arcs = Pool(lambda: shapes.Arc(0, 0, 1, angle=22.5, thickness=2, batch=b,
+                                             group=g[1]))
+        self._dots = Pool(lambda: shapes.Circle(0, 0, 1, batch=b, group=g[2]))
+        self._marks = Pool(lambda: pyglet.text.Label("", font_size=8, batch=b, group=g[3]))
+        self._back = shapes.Rectangle(0, 0, 1, 1, color=PANEL_BACK, batch=pb, group=g[0])
+        self._bars = Pool(lambda: shapes.Rectangle(0, 0, 1, 1, batch=pb, group=g[1]))
+        self._rows = Pool(lambda: pyglet.text.Label("", font_size=8, batch=pb, group=g[2]))
+        self._cells_key: object = None
+        self._walls_key: object = None
+        self._frame_pools = (self._lines, self._arcs, self._dots, self._marks)
 
     # -- frame --------------------------------------------------------------------------
 
     def update(self, view: View, snapshot: Snapshot | None = None) -> Snapshot:
         """Read the runtimes (or use ``snapshot``) and lay the shapes out for ``view``."""
-        snap = snapshot if snapshot is not None else probe(self.ctx)
-        self.snapshot = snap
-        for pool in self._pools:
+        snap = snapshot if snapshot is not None else probe(self.ctx, self.snapshot)
+        rescaled = self.view is None or self.view.px_per_m != view.px_per_m
+        self.snapshot, self.view = snap, view
+        cells_key = (snap.cells_key if snap.cells_key is not None else
+                     tuple((c.x_m, c.z_m, c.terrain, c.weight) for c in snap.cells))
+        if rescaled or cells_key != self._cells_key:
+            self._cells_key = cells_key
+            self._lay_cells(view, snap)
+        walls_key = tuple(snap.walls)
+        if rescaled or walls_key != self._walls_key:
+            self._walls_key = walls_key
+            self._lay_walls(view, snap)
+        for pool in self._frame_pools:
             pool.begin()
-        self._draw_cells(view, snap)
-        self._draw_walls_and_rays(view, snap)
-        self._draw_flybys(view, snap)
-        self._draw_bearings(view, snap)
-        self._draw_listener(view, snap)
-        if self.show_panel:
-            self._draw_panel(view, snap)
-        for pool in self._pools:
+        self._lay_rays(view, snap)
+        self._lay_flybys(view, snap)
+        self._lay_bearings(view, snap)
+        self._lay_listener(view, snap)
+        for pool in self._frame_pools:
             pool.end()
+        self._lay_panel(view, snap)
         return snap
 
-    def draw(self) -> None:
-        """Draw everything (nothing when hidden): the cells, then the marks over them."""
-        self.draw_cells()
-        self.draw_marks()
+    def draw(self, window: Any = None) -> None:
+        """Draw everything (nothing when hidden): the cells, then the marks and the panel.
 
-    def draw_cells(self) -> None:
+        ``window`` is the one to draw in (default: the only open window).
+        """
+        self.draw_cells(window)
+        self.draw_marks(window)
+
+    def draw_cells(self, window: Any = None) -> None:
         """Only the land cells (a game may draw its own sprites between the two layers)."""
-        if self.visible:
-            self.cell_batch.draw()
+        if self.visible and self.view is not None:
+            with translated(find_window(window), self.view.origin_px):
+                self.cell_batch.draw()
 
-    def draw_marks(self) -> None:
-        """Everything but the cells: walls, rays, flybys, bearings, listener, panel."""
-        if self.visible:
-            self.batch.draw()
+    def draw_marks(self, window: Any = None) -> None:
+        """Walls, rays, flybys, bearings, the listener, then the channel panel."""
+        if self.visible and self.view is not None:
+            with translated(find_window(window), self.view.origin_px):
+                self.batch.draw()
+            if self.show_panel:
+                self.panel_batch.draw()
 
-    # -- layers -------------------------------------------------------------------------
+    # -- world layers (world-anchored pixels) ------------------------------------------
 
-    def _colour(self, terrain: int) -> tuple[int, int, int]:
+    def _colour(self, terrain: int) -> RGB:
         return self.terrain_colours.get(terrain) or terrain_colour(terrain)
 
-    def _draw_cells(self, view: View, snap: Snapshot) -> None:
-        size = 0.0
+    def _lay_cells(self, view: View, snap: Snapshot) -> None:
+        self._cells.begin()
         for cell in snap.cells:
-            x, y = view.to_screen(cell.x_m, cell.z_m)
-            size = cell.size_m * view.px_per_m
             r, g, b = self._colour(cell.terrain)
             shade = 0.4 + 0.6 * math.sqrt(min(max(cell.weight, 0.0), 1.0))
-            rect = self._cells.take()
-            rect.position = (x, y)
-            rect.width = rect.height = max(size - 1.0, 1.0)
-            rect.color = (int(r * shade), int(g * shade), int(b * shade), 255)
+            size = max(cell.size_m * view.px_per_m - 1.0, 1.0)
+            assign(self._cells.take(), position=view.anchored(cell.x_m, cell.z_m),
+                   width=size, height=size,
+                   color=(int(r * shade), int(g * shade), int(b * shade), 255))
+        self._cells.end()
 
-    def _line(self, a: tuple[float, float], b: tuple[float, float],
-              colour: tuple[int, int, int], thickness: float = 2.0) -> None:
-        line = self._lines.take()
-        line.position = (a[0], a[1])
-        line.x2, line.y2 = b
-        line.thickness = thickness
-        line.color = (*colour, 255)
-
-    def _dot(self, at: tuple[float, float], radius: float, colour: tuple[int, int, int]) -> None:
-        dot = self._dots.take()
-        dot.position = at
-        dot.radius = radius
-        dot.color = (*colour, 255)
-
-    def _label(self, text: str, x: float, y: float, colour: tuple[int, int, int] = (255, 255, 255),
-               ) -> None:
-        label = self._labels.take()
-        if label.text != text:
-            label.text = text
-        label.x, label.y = x, y
-        label.color = (*colour, 255)
-
-    def _draw_walls_and_rays(self, view: View, snap: Snapshot) -> None:
+    def _lay_walls(self, view: View, snap: Snapshot) -> None:
+        self._walls.begin()
         for ax, az, bx, bz in snap.walls:
-            self._line(view.to_screen(ax, az), view.to_screen(bx, bz), WALL_COLOUR, 3.0)
+            self._line(self._walls, view.anchored(ax, az), view.anchored(bx, bz), WALL_COLOUR, 3.0)
+        self._walls.end()
+
+    def _line(self, pool: Pool, a: tuple[float, float], b: tuple[float, float], colour: RGB,
+              thickness: float = 2.0) -> None:
+        assign(pool.take(), position=a, x2=b[0], y2=b[1], thickness=thickness,
+               color=(*colour, 255))
+
+    def _dot(self, at: tuple[float, float], radius: float, colour: RGB) -> None:
+        assign(self._dots.take(), position=at, radius=radius, color=(*colour, 255))
+
+    def _lay_rays(self, view: View, snap: Snapshot) -> None:
         for ray in snap.rays:
-            a, b = view.to_screen(ray.ax_m, ray.az_m), view.to_screen(ray.bx_m, ray.bz_m)
+            a, b = view.anchored(ray.ax_m, ray.az_m), view.anchored(ray.bx_m, ray.bz_m)
             colour = RAY_BLOCKED if ray.walls else RAY_CLEAR
-            self._line(a, b, colour, 2.0)
+            self._line(self._lines, a, b, colour)
             self._dot(a, 4.0, colour)
             if ray.walls:
-                self._label(str(ray.walls), (a[0] + b[0]) / 2 + 4, (a[1] + b[1]) / 2 + 4, colour)
+                label = self._marks.take()
+                assign(label, text=str(ray.walls), x=(a[0] + b[0]) / 2 + 4,
+                       y=(a[1] + b[1]) / 2 + 4, color=(*colour, 255))
 
-    def _draw_flybys(self, view: View, snap: Snapshot) -> None:
+    def _lay_flybys(self, view: View, snap: Snapshot) -> None:
         for flyby in snap.flybys:
-            points = [view.to_screen(x, z) for x, z in flyby.path[::4]]
+            points = [view.anchored(x, z) for x, z in flyby.path[::4]]
             for a, b in zip(points, points[1:], strict=False):
-                self._line(a, b, FLYBY_COLOUR, 1.5)
+                self._line(self._lines, a, b, FLYBY_COLOUR, 1.5)
             for x, z in flyby.triggers:
-                self._dot(view.to_screen(x, z), 4.0, TRIGGER_COLOUR)
+                self._dot(view.anchored(x, z), 4.0, TRIGGER_COLOUR)
 
-    def _draw_bearings(self, view: View, snap: Snapshot) -> None:
+    def _lay_bearings(self, view: View, snap: Snapshot) -> None:
         if snap.listener is None:
             return
-        centre = view.to_screen(snap.listener.x_m, snap.listener.z_m)
+        centre = view.anchored(snap.listener.x_m, snap.listener.z_m)
         for bearing in snap.bearings:
             h = bearing.heading_rad
             ring = not math.isfinite(h)  # IN_VIEWER_BLOCK: no bearing, a full shell
             if not ring:
                 far = bearing.max_m * view.px_per_m
                 tip = (centre[0] + math.sin(h) * far, centre[1] + math.cos(h) * far)
-                self._line(centre, tip, BEARING_COLOUR, 1.0)
+                self._line(self._lines, centre, tip, BEARING_COLOUR, 1.0)
             # The shell: the +-11.25 degree cone between the min and max distance.
-            screen_deg = 0.0 if ring else 90.0 - math.degrees(h) - 11.25
+            start = 0.0 if ring else 90.0 - math.degrees(h) - 11.25
             for radius_m in (bearing.min_m, bearing.max_m):
-                arc = self._arcs.take()
-                arc.position = centre
-                arc.radius = max(radius_m * view.px_per_m, 1.0)
-                arc.start_angle = screen_deg
-                arc.angle = 360.0 if ring else 22.5
-                arc.color = (*BEARING_COLOUR, 255)
+                assign(self._arcs.take(), position=centre,
+                       radius=max(radius_m * view.px_per_m, 1.0), start_angle=start,
+                       angle=360.0 if ring else 22.5, color=(*BEARING_COLOUR, 255))
 
-    def _draw_listener(self, view: View, snap: Snapshot) -> None:
+    def _lay_listener(self, view: View, snap: Snapshot) -> None:
         if snap.listener is None:
             return
-        at = view.to_screen(snap.listener.x_m, snap.listener.z_m)
+        at = view.anchored(snap.listener.x_m, snap.listener.z_m)
         h = snap.listener.heading_rad
         nose = (at[0] + math.sin(h) * 16.0, at[1] + math.cos(h) * 16.0)
-        self._line(at, nose, (255, 255, 255), 2.0)
+        self._line(self._lines, at, nose, (255, 255, 255), 2.0)
         self._dot(at, 7.0, LISTENER_COLOUR)
 
-    def _draw_panel(self, view: View, snap: Snapshot) -> None:
-        rows = [c for c in snap.channels]
-        if not rows:
-            return
+    # -- the channel panel (window pixels) ----------------------------------------------
+
+    def _lay_panel(self, view: View, snap: Snapshot) -> None:
+        self._bars.begin()
+        self._rows.begin()
+        rows = snap.channels if self.show_panel else []
         left = view.width_px - PANEL_WIDTH_PX
         height = min(len(rows) * ROW_PX + 6, view.height_px)
-        back = self._panel.take()
-        back.position = (left, view.height_px - height)
-        back.width, back.height = PANEL_WIDTH_PX, height
-        back.color = PANEL_BACK
+        assign(self._back, position=(left, view.height_px - height), width=PANEL_WIDTH_PX,
+               height=height, visible=bool(rows))
         y = view.height_px - ROW_PX
         for row in rows:
             if y < 0:
                 break
             text = f"{row.bank[:8]:<8}{row.index:>3} p{row.priority} {row.sound or '-'}"
-            self._label(text[:30], left + 4, y + 3, (230, 230, 230) if row.playing else (120,) * 3)
-            bar = self._bars.take()
-            bar.position = (left + 170, y + 3)
-            bar.width, bar.height = max(70.0 * row.volume01, 1.0), ROW_PX - 5
-            bar.color = (*VOLUME_COLOUR, 255)
-            if not row.playing:
-                y -= ROW_PX
-                continue
-            pan = self._bars.take()
-            pan.position = (left + 250 + 20 * row.pan11 + 20, y + 3)
-            pan.width, pan.height = 3, ROW_PX - 5
-            pan.color = (*PAN_COLOUR, 255)
+            grey = (230, 230, 230, 255) if row.playing else (120, 120, 120, 255)
+            assign(self._rows.take(), text=text[:30], x=left + 4, y=y + 3, color=grey)
+            if row.playing:
+                assign(self._bars.take(), position=(left + 170, y + 3),
+                       width=max(70.0 * row.volume01, 1.0), height=ROW_PX - 5,
+                       color=(*VOLUME_COLOUR, 255))
+                assign(self._bars.take(), position=(left + 270 + 20 * row.pan11, y + 3),
+                       width=3, height=ROW_PX - 5, color=(*PAN_COLOUR, 255))
             y -= ROW_PX
+        self._bars.end()
+        self._rows.end()

@@ -47,6 +47,15 @@ def ac_cells(ctx: Any, listener: ListenerView | None) -> list[CellView]:
     return out
 
 
+def ac_cells_key(ctx: Any) -> object:
+    """What identifies the cells ``ac_cells`` would return: the rebuild they come from."""
+    ac = getattr(ctx, "ac", None)
+    if ac is None:
+        return ()
+    snap = ac.last_rebuild
+    return (id(snap), ac.rebuilds, tuple(ac.landscape.origin_block))
+
+
 def _sound_name(sound: Any) -> str:
     """The sound-table name behind an ambient (its label when the table is not loaded)."""
     table = getattr(sound.desc, "sound_table", None)

@@ -106,6 +106,8 @@ class Snapshot:
     rays: list[RayView] = field(default_factory=list)
     flybys: list[FlybyView] = field(default_factory=list)
     channels: list[ChannelView] = field(default_factory=list)
+    cells_key: object = None
+    """Changes when the cells do (the AC rebuild); None: compare the cells themselves."""
 
 
 def _clamp(value: float, lo: float, hi: float) -> float:
@@ -204,18 +206,28 @@ def channels_view(ctx: Any) -> list[ChannelView]:
     return out
 
 
-def probe(ctx: Any) -> Snapshot:
-    """One frame's snapshot of everything the overlay draws (the current esper world)."""
+def probe(ctx: Any, previous: Snapshot | None = None) -> Snapshot:
+    """One frame's snapshot of everything the overlay draws (the current esper world).
+
+    With ``previous`` (last frame's snapshot), the land cells are reused while the
+    AC runtime has not rebuilt since.
+    """
     # overlay_ac builds on this module's view records, so it is imported here.
-    from soundscape.overlay_ac import ac_bearings, ac_cells
+    from soundscape.overlay_ac import ac_bearings, ac_cells, ac_cells_key
 
     listener = listener_view()
+    key = ac_cells_key(ctx)
+    if previous is not None and previous.cells_key is not None and previous.cells_key == key:
+        cells = previous.cells
+    else:
+        cells = ac_cells(ctx, listener)
     return Snapshot(
         listener=listener,
-        cells=ac_cells(ctx, listener),
+        cells=cells,
         bearings=ac_bearings(ctx),
         walls=walls_view(),
         rays=rays_view(ctx),
         flybys=flybys_view(ctx),
         channels=channels_view(ctx),
+        cells_key=key,
     )

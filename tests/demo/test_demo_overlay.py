@@ -53,14 +53,14 @@ def _has(frame, x, y, colour, radius=2, tolerance=12):
     return bool((np.abs(patch - np.array(colour)) <= tolerance).all(axis=2).any())
 
 
-def _draw(ctx, snapshot, view):
+def _draw(window, snapshot, view):
     from soundscape.overlay import Overlay
 
-    overlay = Overlay(ctx)
+    overlay = Overlay(None)
     pyglet.gl.glClearColor(0, 0, 0, 1)
     pyglet.gl.glClear(pyglet.gl.GL_COLOR_BUFFER_BIT)
     overlay.update(view, snapshot)
-    overlay.draw()
+    overlay.draw(window)
     return overlay, _frame()
 
 
@@ -78,7 +78,7 @@ def test_each_element_is_drawn_in_its_colour(window):
         flybys=[FlybyView([(130.0, 60.0 + i) for i in range(40)], [(130.0, 70.0)])],
         channels=[ChannelView("oni", 0, "waterfall", 1, 1.0, 0.0, True)],
     )
-    _overlay, frame = _draw(None, snapshot, view)
+    _overlay, frame = _draw(window, snapshot, view)
     assert _has(frame, *view.to_screen(100.0, 100.0), LISTENER_COLOUR, radius=0)
     # A full-weight water cell in its palette colour; a weight-0 desert cell dimmed.
     water = frame[int(view.to_screen(12.0, 12.0)[1]), int(view.to_screen(12.0, 12.0)[0])]
@@ -106,7 +106,7 @@ def test_hidden_overlay_draws_nothing(window):
     overlay.visible = False
     pyglet.gl.glClearColor(0, 0, 0, 1)
     pyglet.gl.glClear(pyglet.gl.GL_COLOR_BUFFER_BIT)
-    overlay.draw()
+    overlay.draw(window)
     assert _frame().max() == 0
 
 
