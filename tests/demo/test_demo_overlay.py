@@ -164,3 +164,38 @@ def test_probe_shows_a_bolts_path_trigger_and_ray(world):
     assert any((trigger[0], trigger[2]) in f.triggers for f in snap.flybys)
     assert any(len(f.path) > 10 for f in snap.flybys)
     assert any((r.ax_m, r.az_m) == (trigger[0], trigger[2]) and r.walls == 0 for r in snap.rays)
+
+
+def test_camera_moves_and_zoom_relays_the_cells(window):
+    from soundscape.overlay import Overlay, View
+
+    snapshot = Snapshot(listener=ListenerView(20.0, 10.0, 0.0, True),
+                        cells=[CellView(0.0, 0.0, 24.0, 17, 1.0)])
+    overlay = Overlay(None, show_panel=False)
+    for view in (View(0.0, 0.0, 2.0, W, H), View(30.0, -20.0, 2.0, W, H),
+                 View(30.0, -20.0, 4.0, W, H)):
+        pyglet.gl.glClearColor(0, 0, 0, 1)
+        pyglet.gl.glClear(pyglet.gl.GL_COLOR_BUFFER_BIT)
+        overlay.update(view, snapshot)
+        overlay.draw(window)
+        frame = _frame()
+        inside = view.to_screen(23.0, 23.0)  # the cell's far corner, scale-dependent
+        outside = view.to_screen(25.0, 25.0)
+        assert np.abs(frame[int(inside[1]), int(inside[0])] - terrain_colour(17)).max() <= 12
+        assert frame[int(outside[1]), int(outside[0])].max() == 0
+        assert _has(frame, *view.to_screen(20.0, 10.0), LISTENER_COLOUR, radius=0)
+
+
+def test_draw_needs_its_window_when_several_are_open(window):
+    from soundscape.overlay import Overlay, View
+
+    overlay = Overlay(None)
+    overlay.update(View(0.0, 0.0, 1.0, W, H), Snapshot())
+    other = pyglet.window.Window(32, 32, visible=False)
+    try:
+        window.switch_to()
+        with pytest.raises(ValueError, match="pass the window"):
+            overlay.draw()
+        overlay.draw(window)
+    finally:
+        other.close()
