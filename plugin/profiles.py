@@ -15,6 +15,7 @@ frame at the mixer's rate). Retail profiles keep their quantisation:
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from soundscape.components.channel import Channel
@@ -22,6 +23,8 @@ from soundscape.laws.directsound import ac_gains, oni_gains
 from soundscape.laws.modern import equal_power
 from soundscape.laws.redguard import MILES_PAN_TABLE, miles_coefficients_16, miles_effective_volume
 
+MAX_STEP = 64.0
+"""Source frames per output frame are held to this (a wild pitch cannot stall the mixer)."""
 ONI_BUFFER_RATE_HZ = 22_050.0
 """Every Oni channel is a 22,050 Hz buffer; pitch sets its frequency (0x485460)."""
 
@@ -61,11 +64,17 @@ def playback_rate_hz(profile: str, channel: Channel) -> float:
     return channel.sample_rate_hz * channel.pitch
 
 
-def apply_law(bank: Any, channel: Channel, output_rate_hz: int, bits: int = 16) -> None:
+def apply_law(bank: Any, channel: Channel, output_rate_hz: int, bits: int = 16) -> bool:
     """Set ``channel.gain_left``, ``gain_right`` and ``step`` from its bank's profile law.
 
-    ``bits`` is the sound's PCM width (the Redguard 8-bit table differs).
+    ``bits`` is the sound's PCM width (the Redguard 8-bit table differs). A NaN or
+    infinite volume, pan, pitch or rate silences the voice (gains 0, step 0) and
+    returns False; the caller logs it.
     """
+    values = (channel.volume, channel.pan, channel.pitch, channel.rate_hz, bank.overall_volume)
+    if not all(math.isfinite(v) for v in values):
+        channel.gain_left = channel.gain_right = channel.step = 0.0
+        return False
     profile = bank.profile
     overall = float(bank.overall_volume)
     gains: tuple[float, float] | None
@@ -81,4 +90,5 @@ def apply_law(bank: Any, channel: Channel, output_rate_hz: int, bits: int = 16) 
     if gains is not None:
         channel.gain_left, channel.gain_right = gains[0] * overall, gains[1] * overall
     rate = playback_rate_hz(profile, channel)
-    channel.step = max(rate, 0.0) / float(output_rate_hz)
+    channel.step = min(max(rate, 0.0) / float(output_rate_hz), MAX_STEP)
+    return True

@@ -39,6 +39,10 @@ class ChannelSystem(SoundSystem):
     phase = Phase.CHANNELS
     source = "channels"
 
+    def __init__(self, ctx: Any) -> None:
+        super().__init__(ctx)
+        self._reported: set[tuple[str, int, int]] = set()
+
     def _tick(self, ticks: int) -> None:
         rate = self.ctx.settings.sample_rate_hz
         sounds = self.ctx.sounds
@@ -48,5 +52,14 @@ class ChannelSystem(SoundSystem):
                 if not channel.flags & ChannelFlags.PLAYING:
                     continue
                 sound = sounds.get(channel.sound) if sounds is not None and channel.sound else None
-                apply_law(bank, channel, rate, sound.bits if sound is not None else 16)
+                if not apply_law(bank, channel, rate, sound.bits if sound is not None else 16):
+                    self._report(bank.name, channel)
             voice_bank(bank)
+
+    def _report(self, bank: str, channel: Any) -> None:
+        """Log a voice with a non-finite volume, pan, pitch or rate once per start."""
+        key = (bank, channel.index, channel.serial)
+        if key not in self._reported:
+            self._reported.add(key)
+            self.ctx.events.emit(bank, "bad_value", sound=channel.sound, channel=channel.index,
+                                 reason="non-finite volume, pan, pitch or rate: silenced")

@@ -46,6 +46,8 @@ def side_gains(volume_mb: float, pan_mb: float) -> tuple[float, float]:
     >>> side_gains(-1000, -1500)[1] == mb_to_gain(-2500)
     True
     """
+    if not (math.isfinite(volume_mb) and math.isfinite(pan_mb)):
+        return 0.0, 0.0
     volume = min(max(float(volume_mb), DSBVOLUME_MIN), DSBVOLUME_MAX)
     pan = min(max(float(pan_mb), DSBPAN_LEFT), DSBPAN_RIGHT)
     left = volume - max(pan, 0.0)

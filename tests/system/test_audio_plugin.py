@@ -166,3 +166,21 @@ def test_virtual_bank_mixes_only_the_loudest_n():
     bank.channels[2].volume = 0.9  # now the loudest: voiced, and the quietest goes virtual
     esper.process(1 / 60)
     assert [c.audible for c in bank.channels] == [True, False, True]
+
+
+def test_non_finite_volume_silences_the_voice_and_is_logged_once():
+    p = plugin(backend="offline")
+    ctx = p.context
+    synth.add_to(ctx.sounds, "t", synth.tone(200, 1.0))
+    from soundscape.channels import ensure_bank
+
+    rg = ensure_bank(ctx, "redguard", count=4, policy="redguard", profile="redguard")
+    h = rg.acquire()
+    rg.play(h, "t", volume=100, pan=64, rate_hz=22_050)
+    rg.set_volume(h, float("nan"))
+    ac = ctx.channels["ac"]
+    ac.play(ac.acquire(), "t", volume=-3, pan=float("inf"))
+    for _ in range(3):
+        esper.process(1 / 60)
+    assert not ctx.mixer.backend.audio().any()
+    assert len(ctx.events.where(event="bad_value")) == 2
