@@ -54,8 +54,14 @@ def test_overlay_mute_slider_and_torch_keys(demo):
     assert window.renderer.overlay.visible
     window.on_key_press(key.F1, 0)
     assert not window.renderer.overlay.visible
+    for _ in range(20):
+        window.tick(1 / 60)
+    assert np.abs(ctx.mixer.backend.audio()[-800:]).max() > 0.0
     window.on_key_press(key.M, 0)
     assert ctx.mixer.master_gain == 0.0
+    for _ in range(5):
+        window.tick(1 / 60)
+    assert np.abs(ctx.mixer.backend.audio()[-800 * 4:]).max() == 0.0
     window.on_key_press(key.M, 0)
     assert ctx.mixer.master_gain == 1.0
     before = ctx.ac.ambient_volume
