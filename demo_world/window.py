@@ -95,8 +95,8 @@ class DemoWindow(pyglet.window.Window):
         inside = self.game.walker.indoors_building
         status = (f"({pos.x_m:.0f}, {pos.z_m:.0f}) {terrain}{' in the ' + inside if inside else ''}"
                   f"  t={self.game.now_s:.1f}s  |  {self.message}")
-        fb_width, fb_height = self.get_framebuffer_size()
-        self.renderer.draw(fb_width, fb_height, self.px_per_m, status)
+        # The default projection is in window units (not framebuffer pixels on HiDPI).
+        self.renderer.draw(self.width, self.height, self.px_per_m, status)
 
     def on_close(self) -> None:
         pyglet.clock.unschedule(self.tick)
