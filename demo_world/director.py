@@ -38,11 +38,7 @@ class Director(esper.Processor):
         self.in_village = False
         self.next_line = 0
         self.line_ready_s = 0.0
-        self.redguard = None
-        if self.ctx.redguard is not None:
-            from soundscape.demo_world.rg_village import RedguardVillage
-
-            self.redguard = RedguardVillage(game)
+        self.redguard = game.population.redguard
 
     def process(self, dt: float = 0.0, *args: object, **kwargs: object) -> None:
         dt = float(dt)

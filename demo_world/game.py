@@ -35,6 +35,8 @@ class DemoGame:
         event_log_path: stream the event log here (JSON lines).
         start: where the player starts (x, z metres), default the village's west road.
         world_name: the esper world to build in (default a fresh one).
+        settings_extra: ``Settings.extra`` for the runtimes.
+        features: the soundscape features to install (default all of them).
     """
 
     def __init__(
@@ -47,6 +49,7 @@ class DemoGame:
         heading_rad: float = 1.5707963,
         world_name: str | None = None,
         settings_extra: dict[str, object] | None = None,
+        features: tuple[str, ...] | None = None,
     ) -> None:
         self.seed = seed
         self.previous_world = esper.current_world
@@ -59,6 +62,7 @@ class DemoGame:
             backend=backend,
             event_log_path=event_log_path,
             extra=dict(settings_extra or {}),
+            **({"features": features} if features is not None else {}),
         )
         self.plugin = SoundscapePlugin(settings).install()
         self.ctx: Context = self.plugin.context

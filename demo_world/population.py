@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import esper
 
@@ -36,6 +36,8 @@ class Population:
     """Oni placed-ambient record index by name (waterfall, forge)."""
     sounds: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
+    redguard: Any = None
+    """The ``RedguardVillage`` (torch, rope, village effects), None without Redguard."""
 
 
 def populate(game: DemoGame) -> Population:

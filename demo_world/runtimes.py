@@ -49,4 +49,8 @@ def setup_oni(game: DemoGame, population: Population) -> None:
 
 
 def setup_redguard(game: DemoGame, population: Population) -> None:
-    """The Redguard effects bank: torch, rope and the village effects."""
+    """The Redguard effects (synthesised 16-bit PCM), the rope, the bell, the hens, the mill."""
+    from soundscape.demo_world.rg_village import RedguardVillage
+
+    population.redguard = RedguardVillage(game)
+    population.entities["rope"] = population.redguard.rope

@@ -167,3 +167,17 @@ def test_plugin_alone_accepts_the_demo_region(world):
         assert plugin.events.where(source="ac", event="play")
     finally:
         plugin.uninstall()
+
+
+def test_game_runs_with_only_some_runtimes(world):
+    game = DemoGame(0, backend="offline", features=("audio", "ac"), start=(300.0, 384.0))
+    try:
+        assert sorted(game.population.missing) == ["oni", "redguard"]
+        for _ in range(240):  # bolts fly with no occlusion feature; the village is quiet
+            game.step()
+        assert game.ctx.events.where(source="ac", event="play")
+        assert not game.ctx.events.where(source="flyby")
+        assert game.toggle_torch() == "no Redguard runtime: no torch"
+        assert game.ctx.mixer.backend.audio().shape[0] == 240 * 800
+    finally:
+        game.close()
