@@ -88,7 +88,7 @@ class Mixer:
         self._sr = np.zeros(shape, dtype=np.float32)
         self._s1 = np.zeros(shape, dtype=np.float32)
         self._t = np.zeros(shape, dtype=np.float32)
-        self._idx = np.zeros(shape, dtype=np.int32)  # the store stays below 2^31 frames
+        self._idx = np.zeros(shape, dtype=np.intp)  # take() would convert anything else
         self._acc = np.zeros((4, self.block_frames), dtype=np.float32)
         self._whole = np.zeros(shape, dtype=np.float32)
 
@@ -119,7 +119,7 @@ class Mixer:
         self._any_stereo = bool(self._stereo[: self._n_float].any())
         self._left = np.array([v.seg.left for v in voices], dtype=np.int64)
         self._delta = np.array([v.seg.right - v.seg.left for v in voices], dtype=np.int64)
-        self._delta32 = self._delta.astype(np.int32)[:, None]
+        self._delta_col = self._delta[:, None]
         self._delta_list = [v.seg.right - v.seg.left for v in voices]
         self._length = np.array([v.seg.frames for v in voices], dtype=np.int64)
         self._cur_i = np.array([v.cur_i for v in voices], dtype=np.int64)
@@ -275,12 +275,12 @@ class Mixer:
         np.floor(frac, out=whole)
         np.subtract(frac, whole, out=frac)
         np.copyto(idx, whole, casting="unsafe")
-        np.add(idx, (self._left[a:b] + self._cur_i[a:b]).astype(np.int32)[:, None], out=idx)
+        np.add(idx, (self._left[a:b] + self._cur_i[a:b])[:, None], out=idx)
         # rows flagged slow may point anywhere: "wrap" keeps them in bounds until redone
         self._lerp(data, idx, self._sl[a:b, :n], self._s1[a:b, :n], frac)
         if b > st:
             sidx = self._idx[st:b, :n]
-            np.add(sidx, self._delta32[st:b], out=sidx)
+            np.add(sidx, self._delta_col[st:b], out=sidx)
             self._lerp(data, sidx, self._sr[st:b, :n], self._s1[st:b, :n], self._t[st:b, :n])
 
     @staticmethod
@@ -388,7 +388,9 @@ class Mixer:
             if self._miles_outer:
                 np.multiply(tmp, self._miles_t[:, side, None], out=tmp)
                 np.floor(tmp, out=tmp)
-            acc[side] += np.add.reduce(tmp, axis=0) / np.float32(MILES_FULL_SCALE)
+            total = np.add.reduce(tmp, axis=0, out=self._acc[2, :n])
+            total *= np.float32(1.0 / MILES_FULL_SCALE)  # a power of two: exact
+            acc[side] += total
 
     def _advance_rows(self, n: int, edges: bool) -> None:
         """Move every row's cursor on by ``n`` frames; ``edges``: some row met an end."""

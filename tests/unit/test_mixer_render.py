@@ -200,3 +200,33 @@ def test_redguard_resampled_voice_floors_interpolated_pcm():
     got = np.round(mixer.render(800).astype(np.float64) * 32768).astype(np.int64)[:, 0]
     interp = np.floor(reference(pcm[:, 0].astype(np.float64), 0.5, 800)).astype(np.int64)
     assert np.array_equal(got, (interp * 128) >> 7)
+
+
+def test_blocks_reuse_their_buffers():
+    """After warm-up a block allocates no (voices x frames) array.
+
+    What remains is per-voice vectors and numpy's transient iterator buffer for
+    broadcast operands (8192 elements, 64 KiB for int64), freed at once.
+    """
+    import tracemalloc
+
+    bank = SoundBank()
+    pcm = (np.arange(40_000) % 200 - 100).astype(np.int16)[:, None]
+    rg = bank.add("rg", pcm.astype(np.float32) / 32768, 22050, pcm=pcm)
+    voices = [spec(bank.add(f"s{i}", NOISE * (1 + i % 3), RATE), key=i, step=0.5 + 0.25 * (i % 3),
+                   loop=True, ramp=i % 2 == 0) for i in range(40)]
+    voices.append(spec(rg, key=99, step=0.46, loop=True, miles=miles_factors(90, 40, 16)))
+    mixer = Mixer(RATE, 1024)
+    publish(mixer, *voices)
+    for _ in range(5):
+        mixer.render(1024)
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        for _ in range(20):
+            mixer.render(1024)
+        peak = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    assert peak < 100 * 1024  # one (41 voices x 1024) float32 matrix would be 164 KiB
