@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from soundscape.components.emitter import Emitter
 from soundscape.components.occlusion import Flyby, Occluded, Wall
 from soundscape.components.oni import OniCamera, OniPlayer, PlacedAmbient
 from soundscape.components.spatial import Listener, Position
 
-__all__ = ["Flyby", "Listener", "Occluded", "OniCamera", "OniPlayer", "PlacedAmbient", "Position",
-           "Wall"]
+__all__ = ["Emitter", "Flyby", "Listener", "Occluded", "OniCamera", "OniPlayer", "PlacedAmbient",
+           "Position", "Wall"]
