@@ -94,22 +94,21 @@ class Ambient:
     def release_sound_tables(self) -> None:
         """``Ambient::ReleaseSoundTables`` 0x455770: free each table no audible sound used."""
         for sound in self.sounds:
-            desc = sound.desc
-            if desc.sound_table is not None and desc.play_count == 0:
-                desc.sound_table = None
+            _release_if_unused(sound.desc)
 
     def flush_sound_tables(self) -> None:
         """``Ambient::FlushSoundTables`` 0x452920 (``CellManager::Reset``).
 
-        Counts reset and tables released; the heap is left alone, so stale
-        deadlines fire later, cannot be heard and quietly un-arm.
+        Each sound's ``ResetCount`` zeroes its desc's ``play_count`` just before
+        the check, so every table is released; the heap is left alone, so stale
+        deadlines fire later, cannot be heard and quietly un-arm. A released
+        table comes back only through ``CRegionDesc::GetSTBDesc``'s lazy load
+        during a later rebuild's accumulation.
         """
         self.total_sound_count = 0.0
         for sound in self.sounds:
             sound.reset_count()
-            desc = sound.desc
-            if desc.sound_table is not None and desc.play_count == 0:
-                desc.sound_table = None
+            _release_if_unused(sound.desc)
 
     # -- playback ----------------------------------------------------------------
 
@@ -160,7 +159,19 @@ class Ambient:
         return [(d[0], d[2]) for d in sorted(self._heap)]
 
     def next_deadline_s(self) -> float | None:
+        """The earliest armed deadline (``sound_queue``'s root), or None when empty."""
         return self._heap[0][0] if self._heap else None
 
     def __len__(self) -> int:
+        """How many deadlines are in the heap."""
         return len(self._heap)
+
+
+def _release_if_unused(desc: AmbientSTBDesc) -> None:
+    """Release ``desc``'s sound table when no audible sound counted it (``play_count == 0``).
+
+    Shared by ``ReleaseSoundTables`` 0x455770 and ``FlushSoundTables`` 0x452920;
+    a constant sound of a released desc cannot be heard until the table reloads.
+    """
+    if desc.sound_table is not None and desc.play_count == 0:
+        desc.sound_table = None

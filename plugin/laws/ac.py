@@ -252,6 +252,25 @@ def roll_dice(lo: float, hi: float, rng: UnitSource) -> float:
     return lo + (hi - lo) * rng.unit()
 
 
+INT_INDEFINITE = -(2**31)
+"""What x87 ``fistp``/``_ftol`` store for a NaN, an infinity or an out-of-range value."""
+
+
+def x87_int(value: float) -> int:
+    """C's float-to-int truncation as the x87 client does it (``_ftol``).
+
+    A NaN, an infinity or a value outside the int32 range converts to the
+    integer indefinite ``-2**31`` instead of failing.
+
+    >>> x87_int(7.9), x87_int(-7.9), x87_int(math.nan), x87_int(math.inf)
+    (7, -7, -2147483648, -2147483648)
+    """
+    if not math.isfinite(value):
+        return INT_INDEFINITE
+    result = math.trunc(value)
+    return result if -(2**31) <= result < 2**31 else INT_INDEFINITE
+
+
 def get_attenuation(distance_m: float, volume: float, ambient_volume: float = 1.0) -> int | None:
     """``SoundManager::GetAttenuation`` 0x550020 with ``isAmbient = 1``: integer dB or None.
 
@@ -264,17 +283,24 @@ def get_attenuation(distance_m: float, volume: float, ambient_volume: float = 1.
 
     >>> get_attenuation(0.0, 0.5), get_attenuation(10.0, 1.0), get_attenuation(0.0, 0.1)
     (-6, -12, -19)
+
+    The knee test is the byte code's ``fcomp 5.0; test ah,5; jp .far``: only a
+    distance *below* 5 m takes the near path, so exactly 5.0 (and a NaN) takes
+    the far one (``25 v / 25`` is ``v`` again at 5.0; a NaN is rejected).
+
+    >>> get_attenuation(5.0, 0.5) == get_attenuation(4.0, 0.5), get_attenuation(math.nan, 1.0)
+    (True, None)
     """
     dist, v = f32(distance_m), f32(volume)
-    if dist > VOL_MIN_DIST_M:
+    if not dist < VOL_MIN_DIST_M:
         v = VOL_MIN_DIST_SQ * v / (dist * dist)
     if v > 1.0:
         v = 1.0
     v *= f32(ambient_volume)
     if not v > 0.0:
         return None
-    db = math.ceil(20.0 * math.log10(v))
-    return None if db < VOL_MIN_DB else int(db)
+    db = x87_int(math.ceil(20.0 * math.log10(v)) if math.isfinite(v) else v)
+    return None if db < VOL_MIN_DB else db
 
 
 def attenuation_db(distance_m: float, volume: float, ambient_volume: float = 1.0) -> int | None:
@@ -312,12 +338,14 @@ def pan(bearing_deg: float, listener_heading_deg: float, distance_m: float) -> i
     """Pan of a positioned sound, -15..15, positive to the right (FORMULAS.md "AC").
 
     ``trunc(15 sin(bearing - heading))``; no pan when ``int(distance) < 5``.
-    DirectSound receives ``pan * 100`` hundredths of a dB.
+    DirectSound receives ``pan * 100`` hundredths of a dB. The integer
+    conversions are ``x87_int`` (a non-finite distance converts to the integer
+    indefinite, which is below 5: no pan).
 
     >>> pan(90.0, 0.0, 20.0), pan(270.0, 0.0, 20.0), pan(45.0, 0.0, 20.0), pan(90.0, 0.0, 4.9)
     (15, -15, 10, 0)
     """
-    if int(distance_m) < int(VOL_MIN_DIST_M):
+    if x87_int(distance_m) < int(VOL_MIN_DIST_M):
         return 0
-    value = math.trunc(PAN_MAX * math.sin(math.radians(bearing_deg - listener_heading_deg)))
+    value = x87_int(PAN_MAX * math.sin(math.radians(bearing_deg - listener_heading_deg)))
     return max(-PAN_MAX, min(PAN_MAX, value))

@@ -24,6 +24,7 @@ from soundscape.laws.ac import (
     outdoor_cell_id,
     pan,
     roll_dice,
+    x87_int,
 )
 from soundscape.rng import MsvcRand
 
@@ -204,6 +205,34 @@ def test_ambient_slider_is_squared() -> None:
 def test_attenuation_clamps_before_the_second_slider() -> None:
     # 25 * 4 / 25 = 4 -> clamped to 1.0, then x0.5 once more (the first x0.5 is in the 4)
     assert get_attenuation(5.0, 4.0, 0.5) == -6
+
+
+@pytest.mark.parametrize("volume", [1.0, 0.5, 0.3, 0.07, f32(0.1), 0.0031])
+def test_exactly_5_m_takes_the_far_path_with_the_same_value(volume: float) -> None:
+    # fcomp 5.0; test ah,5; jp .far: only dist < 5 is near. At 5.0, 25 v / 25 == v.
+    assert get_attenuation(5.0, volume) == get_attenuation(4.999, volume)
+    assert get_attenuation(5.0, volume) == get_attenuation(0.0, volume)
+
+
+def test_nan_distance_takes_the_far_path_and_is_rejected() -> None:
+    assert get_attenuation(math.nan, 1.0) is None
+    assert attenuation_db(math.nan, 0.5) is None
+    assert get_attenuation(math.inf, 1.0) is None  # 25 / inf^2 = 0: v <= 0
+
+
+def test_infinite_slider_is_the_integer_indefinite_and_rejected() -> None:
+    assert get_attenuation(0.0, 1.0, math.inf) is None
+
+
+def test_x87_int_truncates_and_gives_the_indefinite() -> None:
+    assert (x87_int(4.99), x87_int(-4.99), x87_int(5.0)) == (4, -4, 5)
+    assert x87_int(math.nan) == x87_int(-math.inf) == x87_int(3e9) == -(2**31)
+
+
+def test_pan_with_non_finite_inputs_does_not_raise() -> None:
+    assert pan(90.0, 0.0, math.nan) == 0  # int(NaN) is the indefinite, below 5
+    assert pan(90.0, 0.0, math.inf) == 0
+    assert pan(math.nan, 0.0, 20.0) == -15  # the indefinite, clamped
 
 
 def test_db_to_gain() -> None:
