@@ -10,11 +10,15 @@ along +X, so compass headings carry over). The emitter rules of seed 002:
 * otherwise an object with an ``RgLink`` to a positioned record emits from that
   record's position;
 * animation PlaySound always uses the object's own position (``own_position``).
+
+``object_state`` fetches (or adds) a per-object state component such as
+``RgAnimation`` or ``RgCombat``.
 """
 
 from __future__ import annotations
 
 import math
+from typing import TypeVar
 
 import esper
 
@@ -23,6 +27,21 @@ from soundscape.components.spatial import Position
 
 EnginePoint = tuple[int, int, int]
 TWO_PI_OVER_2048 = 2.0 * math.pi / 2048.0
+T = TypeVar("T")
+
+
+def object_state(entity: int, kind: type[T]) -> T:
+    """The entity's ``kind`` component, added fresh when it has none.
+
+    A plain id that is no entity (a code object) gets a detached fresh one, so
+    the caller's bookkeeping still works for that call.
+    """
+    state = esper.try_component(entity, kind)
+    if state is None:
+        state = kind()
+        if esper.entity_exists(entity):
+            esper.add_component(entity, state)
+    return state
 
 
 def engine_point(x_m: float, y_m: float, z_m: float, units_per_m: float) -> EnginePoint | None:

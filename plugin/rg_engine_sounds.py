@@ -11,7 +11,7 @@ import esper
 
 from soundscape.components.redguard import RgAnimation, RgObject, RgRope
 from soundscape.laws.redguard import START_INDEX_COMBAT, START_INDEX_PLAYER, START_INDEX_SHARED
-from soundscape.rg_emitter import own_position
+from soundscape.rg_emitter import object_state, own_position
 
 if TYPE_CHECKING:
     from soundscape.rg_runtime import RedguardRuntime
@@ -42,12 +42,23 @@ class EngineSounds:
     # -- animation PlaySound / EndAnimation ------------------------------------
 
     def anim_play_sound(self, entity: int, effect_field: int, rate_field: int,
-                        *, player: bool = False) -> int | None:
-        """Animation opcode 4: effect remapped by surface, rate field x 64 Hz, off 0.
+                        *, player: bool | None = None) -> int | None:
+        """Animation opcode 4 (attachment): PlaySound on the animated ``entity``.
 
-        The object's own position; starts even when v = 0. The slot replaces the
+        ``effect_field`` and ``rate_field`` are the two signed 10-bit operands
+        (raw 10-bit values or plain ints): the effect, remapped through
+        SURFACE.INI when the object's surface is non-zero, and the rate offset in
+        64 Hz steps. Volume from the curve with off = 0 and pan from the object's
+        own position; it starts even when v = 0. The started slot replaces the
         animation's remembered one without stopping the previous channel.
+        ``player`` (default: ``entity`` is ``runtime.player``) selects start
+        index 0, the player's own animation sounds.
+
+        Returns:
+            The channel slot, or None when nothing started.
         """
+        if player is None:
+            player = self.rt.player is not None and entity == self.rt.player
         requested = signed10(effect_field)
         effect: int | None = requested
         obj = esper.try_component(entity, RgObject) if esper.entity_exists(entity) else None
@@ -67,11 +78,7 @@ class EngineSounds:
         start_index = START_INDEX_PLAYER if player else None
         slot = self.rt.start(effect, signed10(rate_field) * RATE_FIELD_HZ, volume, pan, entity,
                              requested=requested, start_index=start_index, caller="PlaySound")
-        animation = esper.try_component(entity, RgAnimation)
-        if animation is None:
-            animation = RgAnimation()
-            esper.add_component(entity, animation)
-        animation.sound_slot = slot
+        object_state(entity, RgAnimation).sound_slot = slot
         return slot
 
     def end_animation(self, entity: int) -> None:

@@ -174,18 +174,20 @@ class RtxCache:
             entry.sample = None
             if entry.used:
                 entry.used, entry.age = False, ENTRY_AGE_TICKS
-            elif entry.occupied:
-                if entry.age < ticks:
-                    self._release(entry)
-                else:
-                    entry.age -= ticks
+            elif entry.age < ticks:
+                # no occupancy test: an entry the periodic reset emptied (label kept)
+                # ages out and loses its label like any other
+                self._release(entry)
+            else:
+                entry.age -= ticks
 
     def release(self, index: int) -> None:
         """Release one entry: text, audio, occupancy, label and remembered sample."""
         self._release(self.entries[index])
 
     def _release(self, entry: RtxEntry) -> None:
-        self.rt.events.emit("redguard", "rtx_release", sound=entry.label)
+        if entry.label is not None or entry.occupied:  # releasing an empty slot is silent
+            self.rt.events.emit("redguard", "rtx_release", sound=entry.label)
         entry.text = entry.clip = entry.label = entry.sample = None
         entry.occupied = False
 

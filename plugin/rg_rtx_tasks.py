@@ -18,12 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import esper
-
 from soundscape.components.redguard import RgAnimation
 from soundscape.laws import redguard as law
 from soundscape.rg_dialogue import PLAYER_RECORD
-from soundscape.rg_emitter import own_position
+from soundscape.rg_emitter import object_state, own_position
 from soundscape.rg_tasks import NativeTask
 
 if TYPE_CHECKING:
@@ -128,12 +126,16 @@ class RtxAnimTask(RtxTask):
             self.cycle = (self.cycle + 1) % 3
             self._request(rt, actor, self._order()[self.cycle])
         keep = active or (self.requested is not None and animation.group == self.requested)
-        if not self.player_actor:
-            if keep:
-                rt.topic_menu_pending = 0
-            else:
-                rt.topic_menu_delay = 0
+        if keep and not self.player_actor:
+            rt.topic_menu_pending = 0
         return keep
+
+    def _finish(self, rt: RedguardRuntime, reason: str) -> None:
+        """rtxAnim clears the topic-menu delay counter however it completes (line
+        over, out of range, sample reset); RTXpAnim leaves the menu alone."""
+        if not self.player_actor:
+            rt.topic_menu_delay = 0
+        super()._finish(rt, reason)
 
     def _request(self, rt: RedguardRuntime, actor: int, group: int) -> None:
         request_group(rt, actor, group)
@@ -142,12 +144,7 @@ class RtxAnimTask(RtxTask):
 
 def animation_of(entity: int) -> RgAnimation:
     """The entity's ``RgAnimation`` (added when it has none)."""
-    animation = esper.try_component(entity, RgAnimation)
-    if animation is None:
-        animation = RgAnimation()
-        if esper.entity_exists(entity):
-            esper.add_component(entity, animation)
-    return animation
+    return object_state(entity, RgAnimation)
 
 
 def request_group(rt: RedguardRuntime, entity: int, group: int) -> None:

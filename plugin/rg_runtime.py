@@ -19,7 +19,9 @@ import numpy as np
 from soundscape.channels import ChannelBank
 from soundscape.components.spatial import Listener, Position
 from soundscape.context import Context
+from soundscape.errors import InputError
 from soundscape.laws import redguard as law
+from soundscape.rg_args import int_arg
 from soundscape.rg_config import RgConfig
 from soundscape.rg_dialogue import DialogueTable
 from soundscape.rg_effects import EffectBank
@@ -104,6 +106,20 @@ class RedguardRuntime:
     def emitter(self, entity: int) -> EnginePoint | None:
         """``entity``'s emitter point by the seed's rules."""
         return emitter_position(entity, self.units_per_m)
+
+    def script_point(self, caller: int) -> EnginePoint | None:
+        """Where a script call on ``caller`` sounds from.
+
+        The emitter point by the seed's rules; a code object (no world object, so
+        no ``Position``, or a plain id that is no entity) is heard at the listener;
+        None for a world object whose position is not finite.
+        """
+        point = self.emitter(caller)
+        if point is not None:
+            return point
+        if esper.entity_exists(caller) and esper.has_component(caller, Position):
+            return None
+        return self.listener
 
     def distance_to_listener(self, point: EnginePoint) -> int:
         lx, ly, lz = self.listener
@@ -219,8 +235,18 @@ class RedguardRuntime:
             self.bank.channels[slot].pan = float(law.clamp(int(pan), 0, law.VOLUME_MAX))
 
     def set_master(self, master: int) -> None:
-        """The menu Sound slider: reaches a playing sound only at its next volume set."""
-        self.master = int(master)
+        """The menu Sound slider: reaches a playing sound only at its next volume set.
+
+        ``master`` is the SYSTEM.INI ``volume`` scale (255 shipped, 256 the engine
+        default before the file is read); a volume set sends ``(v x master) >> 8``.
+
+        Raises:
+            InputError: ``master`` is not a non-negative integer.
+        """
+        value = int_arg("set_master", "master", master)
+        if value < 0:
+            raise InputError(f"redguard set_master: master must be >= 0, not {value}")
+        self.master = value
         self.events.emit(SOURCE, "master", gain=self.master)
 
     def stop_all(self, reason: str = "stop all") -> int:

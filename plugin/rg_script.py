@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 import esper
 
 from soundscape.components.redguard import RgCombat, RgObject
-from soundscape.components.spatial import Position
 from soundscape.laws import redguard as law
+from soundscape.rg_args import int_arg, int_args, label_arg
 from soundscape.rg_rtx_tasks import RtxAnimTask, RtxpTask, RtxTask
 from soundscape.rg_tasks import AmbientRtxTask, AmbientTask, NativeTask
 from soundscape.rg_taunts import present_taunt
@@ -50,32 +50,46 @@ class ScriptCalls:
 
     def Sound(self, caller: int, effect: int, rate_offset: int = 0, volume_offset: int = 0,
               *, owner: int | None = None) -> int:  # noqa: N802 - the SOUP name
-        """Sound: a positional one-shot from the caller; starts even at v = 0."""
-        point = self.rt.emitter(caller)
+        """Sound: a positional one-shot from the caller; starts even at v = 0; returns 0.
+
+        Volume from the curve with ``volume_offset``, pan from the caller's
+        emitter point (a code object is heard at the listener: v = clamp(127 +
+        off), pan 64). A world object whose position is not finite starts nothing.
+        """
+        effect, rate_offset, volume_offset = int_args("Sound", effect=effect,
+                                                      rate_offset=rate_offset,
+                                                      volume_offset=volume_offset)
+        point = self.rt.script_point(caller)
         if point is None:
-            if esper.entity_exists(caller) and esper.has_component(caller, Position):
-                self.rt.events.emit("redguard", "skip", sound=effect, owner=caller,
-                                    reason="emitter position not finite", caller="Sound")
-                return 0
-            # A code object has no world position: heard at the listener, centred.
-            point = self.rt.listener
+            self.rt.events.emit("redguard", "skip", sound=effect, owner=caller,
+                                reason="emitter position not finite", caller="Sound")
+            return 0
         volume, pan = self.rt.curve(point, volume_offset)
         self.rt.start(effect, rate_offset, volume, pan, self._owner(caller, owner), caller="Sound")
         return 0
 
     def FlatSound(self, caller: int, effect: int, rate_offset: int = 0, volume: int = 0,
                   *, owner: int | None = None) -> int:  # noqa: N802
-        """FlatSound: centred, base volume + volume with 32-bit wrap, then clamped."""
+        """FlatSound: pan 64, volume clamp(wrap32(base_volume + volume), 0, 127); returns 0."""
+        effect, rate_offset, volume = int_args("FlatSound", effect=effect,
+                                               rate_offset=rate_offset, volume=volume)
         record = self.rt.effects.get(effect)
         base = record.base_volume if record is not None else 0
-        level = law.clamp(law.wrap32(base + int(volume)), 0, law.VOLUME_MAX)
+        level = law.clamp(law.wrap32(base + volume), 0, law.VOLUME_MAX)
         self.rt.start(effect, rate_offset, level, FLAT_PAN, self._owner(caller, owner),
                       caller="FlatSound")
         return 0
 
     def AmbientSound(self, caller: int, effect: int, rate_offset: int = 0,
                      volume_offset: int = 0, *, owner: int | None = None) -> AmbientTask:  # noqa: N802
-        """AmbientSound: a task that follows the listener until it leaves the range."""
+        """AmbientSound: a task that follows the listener until it leaves the range.
+
+        Returns the task (``.done`` once it has stopped for good; ``TaskStop`` it
+        to end it without stopping its sample).
+        """
+        effect, rate_offset, volume_offset = int_args("AmbientSound", effect=effect,
+                                                      rate_offset=rate_offset,
+                                                      volume_offset=volume_offset)
         task = AmbientTask(caller, self._owner(caller, owner), effect=effect,
                            rate_offset=rate_offset, volume_offset=volume_offset)
         self.rt.tasks.add(task)
@@ -84,19 +98,22 @@ class ScriptCalls:
     def AmbientRTX(self, caller: int, label: str, volume_offset: int = 0, arg3: int = 0,
                    *, owner: int | None = None) -> AmbientRtxTask:  # noqa: N802
         """AmbientRTX: the clip's audio as an ambient task (every shipped call passes 0)."""
+        label = label_arg("AmbientRTX", label)
+        volume_offset, arg3 = int_args("AmbientRTX", volume_offset=volume_offset, arg3=arg3)
         task = AmbientRtxTask(caller, self._owner(caller, owner), volume_offset=volume_offset,
                               label=label, arg3=arg3, effect=-1)
         self.rt.tasks.add(task)
         return task
 
     def EndSound(self, caller: int, effect: int) -> int:  # noqa: N802
-        """EndSound: stops every channel whose requested effect is ``effect``."""
-        self.rt.stop_matching(effect=effect, reason="EndSound")
+        """EndSound: stops every channel whose requested effect is ``effect``; returns 0."""
+        self.rt.stop_matching(effect=int_arg("EndSound", "effect", effect), reason="EndSound")
         return 0
 
     def EndMySound(self, caller: int, effect: int, *, owner: int | None = None) -> int:  # noqa: N802
-        """EndMySound: the caller's channels with requested effect ``effect``."""
-        self.rt.stop_matching(owner=self._owner(caller, owner), effect=effect,
+        """EndMySound: the caller's channels with requested effect ``effect``; returns 0."""
+        self.rt.stop_matching(owner=self._owner(caller, owner),
+                              effect=int_arg("EndMySound", "effect", effect),
                               reason="EndMySound")
         return 0
 
@@ -112,25 +129,28 @@ class ScriptCalls:
 
     def RTX(self, caller: int, label: str) -> RtxTask:  # noqa: N802
         """RTX(label): the caller speaks a line (a dialogue task)."""
-        task = RtxTask(caller, caller, label=label)
+        task = RtxTask(caller, caller, label=label_arg("RTX", label))
         self.rt.tasks.add(task)
         return task
 
     def RTXp(self, caller: int, label: str) -> RtxpTask:  # noqa: N802
         """RTXp(label): the selected player speaks in record 0."""
-        task = RtxpTask(caller, caller, label=label)
+        task = RtxpTask(caller, caller, label=label_arg("RTXp", label))
         self.rt.tasks.add(task)
         return task
 
     def rtxAnim(self, caller: int, label: str, a: int, b: int, c: int) -> RtxAnimTask:  # noqa: N802
         """rtxAnim(label, a, b, c): RTX plus the animation groups cycled b, c, a."""
-        task = RtxAnimTask(caller, caller, label=label, groups=(a, b, c))
+        a, b, c = int_args("rtxAnim", a=a, b=b, c=c)
+        task = RtxAnimTask(caller, caller, label=label_arg("rtxAnim", label), groups=(a, b, c))
         self.rt.tasks.add(task)
         return task
 
     def RTXpAnim(self, caller: int, label: str, a: int, b: int, c: int) -> RtxAnimTask:  # noqa: N802
         """RTXpAnim: the selected player speaks (an ordinary record) and is animated."""
-        task = RtxAnimTask(caller, caller, label=label, groups=(a, b, c), player_actor=True)
+        a, b, c = int_args("RTXpAnim", a=a, b=b, c=c)
+        task = RtxAnimTask(caller, caller, label=label_arg("RTXpAnim", label), groups=(a, b, c),
+                           player_actor=True)
         self.rt.tasks.add(task)
         return task
 
@@ -153,8 +173,12 @@ class ScriptCalls:
         return 0
 
     def Taunt(self, caller: int, label: str | None, animation: int = 0) -> int:  # noqa: N802
-        """A combat taunt (``soundscape.rg_taunts.present_taunt``): its result word."""
-        return present_taunt(self.rt, caller, label, animation)
+        """A combat taunt (``soundscape.rg_taunts.present_taunt``): its result word.
+
+        ``label`` None or "" is the zero label (no replacement, no animation).
+        """
+        label = label_arg("Taunt", label) if label else None
+        return present_taunt(self.rt, caller, label, int_arg("Taunt", "animation", animation))
 
     def WaitOnDialog(self, caller: int = -1) -> int:  # noqa: N802
         return self.rt.dialogue.wait_on_dialog()

@@ -11,6 +11,10 @@ stopping anything) before querying playback status. Then:
 * the slot still playing (status 4): its volume and pan follow the listener;
 * otherwise the effect starts again (a non-looping effect restarts when it ends).
 
+A code object (no ``Position``) sounds at the listener; a caller entity deleted
+since the call ends the task; a non-finite position skips the update (logged
+once) and the task goes on.
+
 The slot is queried, not the start: if another sound took the slot after the
 ambient's own sound ended, the task refreshes that sound's volume and pan.
 ``TaskStop`` removes a task without invoking it and stops nothing.
@@ -20,6 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+import esper
 
 from soundscape.laws import redguard as law
 from soundscape.rg_status import is_playing
@@ -39,6 +45,12 @@ class NativeTask:
     invocations: int = 0
     done: bool = False
     task_id: int = field(default_factory=lambda: next(_ids))
+    caller_entity: bool = False
+    """The caller was an esper entity when the call was made (a code object's
+    plain id need not be): a deleted caller ends the task."""
+
+    def __post_init__(self) -> None:
+        self.caller_entity = esper.entity_exists(self.caller)
 
     def elapsed(self, ticks: int) -> int:
         """Elapsed input: 0 for a new call, else the ticks since the last invocation."""
@@ -59,15 +71,22 @@ class AmbientTask(NativeTask):
     volume_offset: int = 0
     slot: int | None = None
     silent_reported: bool = False
+    nan_reported: bool = False
     dropped: bool = False
     """A drop is logged once; retries stay quiet until the task gets a channel."""
 
     def run(self, rt: RedguardRuntime, ticks: int) -> None:
         if self.elapsed(ticks) == 0 or rt.reset_flag:
             self.slot = None  # forgets the slot; nothing is stopped
-        point = rt.emitter(self.caller)
-        if point is None:
-            self.finish(rt, "no emitter position")
+        if self.caller_entity and not esper.entity_exists(self.caller):
+            self.finish(rt, "object deleted")  # its task slots went with the object
+            return
+        point = rt.script_point(self.caller)
+        if point is None:  # a non-finite position: this update is skipped, nothing lost
+            if not self.nan_reported:
+                self.nan_reported = True
+                rt.events.emit("redguard", "skip", sound=self.effect, owner=self.owner,
+                               reason="emitter position not finite", caller="AmbientSound")
             return
         lx, ly, lz = rt.listener
         dx, dz = point[0] - lx, point[2] - lz

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import esper
-
 from soundscape.components.redguard import RgCombat
+from soundscape.rg_emitter import object_state
 from soundscape.rg_rtx_tasks import request_group
 
 if TYPE_CHECKING:
@@ -23,12 +22,7 @@ if TYPE_CHECKING:
 
 def combat_of(entity: int) -> RgCombat:
     """The actor's ``RgCombat`` (combat construction adds it when absent)."""
-    combat = esper.try_component(entity, RgCombat)
-    if combat is None:
-        combat = RgCombat()
-        if esper.entity_exists(entity):
-            esper.add_component(entity, combat)
-    return combat
+    return object_state(entity, RgCombat)
 
 
 def present_taunt(rt: RedguardRuntime, actor: int, label: str | None, animation: int = 0) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+import struct
 
 import numpy as np
 
@@ -101,24 +102,35 @@ def volume(d: int, off: int = 0, sound_distance: int = SOUND_DISTANCE) -> int:
     return clamp(wrap32(VOLUME_MAX - a + int(off)), 0, VOLUME_MAX)
 
 
+_FLOAT32 = struct.Struct("<f")
+FLOAT32_LIMIT = 3.0e38
+
+
 def _float32(value: float) -> float:
-    return float(np.float32(value))
+    """``value`` stored into a single-precision variable (round to nearest even)."""
+    return _FLOAT32.unpack(_FLOAT32.pack(value))[0]
 
 
 def distance(dx: int, dy: int, dz: int) -> int:
     """Whole world units between two engine positions (differences in world units x 256).
 
-    ``floor(round(sqrt(dx^2 + dy^2 + dz^2)) / 256)``; the rounding is the x87
-    round-to-nearest-even, and the single-precision intermediate is kept (it only
-    changes results beyond 2^24 engine units, about 65536 world units).
+    ``floor(round(sqrt(dx^2 + dy^2 + dz^2)) / 256)``. The root is kept in a
+    single-precision variable, then rounded (x87 round-to-nearest-even) and
+    shifted. The seed says the float32 intermediate "only matters beyond about
+    65536 world units" (where whole engine units stop being exact); it is kept at
+    every distance, so a root just under a half (sqrt(k^2 + k)) that float32
+    rounds up to k + 0.5 also rounds as the original does
+    (``docs/divergences.md``).
 
     >>> distance(256 * 1000, 0, 0), distance(300, 400, 0), distance(0, 0, 383)
     (1000, 1, 1)
+    >>> distance(2528, 400, 16)   # sqrt = 2559.49998: float32 2559.5 -> 2560 -> 10
+    10
     """
     root = math.sqrt(float(dx) * dx + float(dy) * dy + float(dz) * dz)
-    if root >= 16777216.0:
-        root = _float32(root)
-    return round(root) >> ENGINE_UNIT_SHIFT
+    if not root < FLOAT32_LIMIT:  # past float32's range (or inf): beyond any radius
+        return int(min(root, FLOAT32_LIMIT)) >> ENGINE_UNIT_SHIFT
+    return round(_float32(root)) >> ENGINE_UNIT_SHIFT
 
 
 def _atan_table() -> tuple[int, ...]:

@@ -177,4 +177,54 @@ def test_an_ambient_whose_caller_is_deleted_ends(w):
     w.step(1)
     esper.delete_entity(src, immediate=True)
     w.step(1)
-    assert task.done and w.events("task_end", reason="no emitter position")
+    assert task.done and w.events("task_end", reason="object deleted")
+
+
+def test_a_nan_position_skips_updates_and_keeps_the_task(w):
+    import esper
+
+    from soundscape.components.spatial import Position
+
+    src = w.obj(0, 100)
+    task = w.rt.script.AmbientSound(src, 2, 0, 0)
+    w.step(1)
+    slot = task.slot
+    position = esper.component_for_entity(src, Position)
+    position.z_m = float("nan")
+    w.step(3)
+    assert not task.done and task.slot == slot and w.bank.channels[slot].playing
+    assert len(w.events("skip", reason="emitter position not finite")) == 1  # logged once
+    position.z_m = 500 / 20
+    w.step(1)
+    assert w.bank.channels[slot].volume == law.miles_volume(law.volume(500))
+
+
+def test_a_code_object_ambient_sounds_at_the_listener(w):
+    import esper
+
+    code_object = esper.create_entity()  # a script without a world object
+    task = w.rt.script.AmbientSound(code_object, 2, 0, -27)
+    w.step(1)
+    assert w.bank.channels[task.slot].volume == law.miles_volume(100)
+    assert w.bank.channels[task.slot].pan == 64 and not task.done
+
+
+@pytest.mark.parametrize("bad", [1.5, None, "2", True])
+def test_script_arguments_are_checked_at_the_call(w, bad):
+    from soundscape.errors import InputError
+
+    src = w.obj(0, 100)
+    with pytest.raises(InputError, match="AmbientSound: effect"):
+        w.rt.script.AmbientSound(src, bad, 0, 0)
+    with pytest.raises(InputError, match="Sound: volume_offset"):
+        w.rt.script.Sound(src, 2, 0, bad)
+    with pytest.raises(InputError, match="FlatSound: rate_offset"):
+        w.rt.script.FlatSound(src, 2, bad, 0)
+    with pytest.raises(InputError, match="AmbientRTX: volume_offset"):
+        w.rt.script.AmbientRTX(src, "amb1", bad, 0)
+    for label in (7, "", None):
+        with pytest.raises(InputError, match="AmbientRTX: label"):
+            w.rt.script.AmbientRTX(src, label, 0, 0)
+    assert w.rt.tasks.tasks == [] and w.playing() == []
+    w.step(2)  # nothing half-made runs inside esper.process
+    assert not w.ctx.events.where(event="error")

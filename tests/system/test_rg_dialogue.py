@@ -199,6 +199,38 @@ def test_distance_gate_completes_and_clears_the_line(w):
     assert task.done and w.playing() == [] and not w.rt.dialogue.records[1].active
 
 
+def test_distance_gate_leaves_the_player_record_alone(w):
+    near = w.obj(0, 100)
+    task = w.rt.script.RTX(near, "L001")
+    w.step(1)
+    slot = w.rt.dialogue.records[task.record].sample_slot
+    other = w.rt.dialogue.records[2]
+    player_line = w.rt.dialogue.records[0]
+    for record in (other, player_line):  # two more lines remembering the same slot
+        record.active, record.sample, record.text = 1, slot + 1, "same slot"
+    w.move(near, 0, 1100)
+    w.rt.tasks.run(1)  # the task stage alone (the dialogue update comes later)
+    assert task.done and not w.bank.channels[slot].playing
+    assert not w.rt.dialogue.records[task.record].active and not other.active
+    assert player_line.active and player_line.sample == slot + 1  # record 0 untouched
+    w.rt.dialogue.update(1)  # its sample has stopped: the dialogue update clears it
+    assert not player_line.active
+
+
+def test_an_entry_emptied_by_the_periodic_reset_ages_out_with_its_label(w):
+    cache = w.rt.rtx
+    index = cache.lookup("c000")
+    cache.update(1)  # used -> unused, age 8
+    cache.release_payloads()  # the periodic reset: payloads go, the label stays
+    entry = cache.entries[index]
+    assert entry.label == "c000" and not entry.occupied and entry.text is None
+    cache.update(8)  # 8 < 8 is false: age 0, label kept
+    assert entry.label == "c000" and entry.age == 0
+    cache.update(1)  # released like any unused entry
+    assert entry.label is None
+    assert cache.lookup("c000") == index and entry.text == "cache 0"  # loaded afresh
+
+
 def test_full_table_retains_minus_one_and_failed_lookup_record_zero(w):
     table, cache = w.rt.dialogue, w.rt.rtx
     text = cache.entries[cache.lookup("T001")]

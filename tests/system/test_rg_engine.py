@@ -60,6 +60,27 @@ def test_surface_remap_only_for_animation(w):
     assert starts(w)[-1]["sound"] == "rg.sfx.40"
 
 
+def test_the_configured_unknown_row_is_bypassed(w, tmp_path):
+    ini = tmp_path / "SURFACE.INI"
+    ini.write_text("[unknown]\n40 = 41\n[water]\n40 = 63\n")
+    w.rt.surface.load_ini(ini)
+    assert w.rt.surface.table[40] == 41  # row 0 is configured ...
+    actor = w.obj(0, 10, surface=0)
+    w.rt.engine.anim_play_sound(actor, 40, 0)
+    assert starts(w)[-1]["sound"] == "rg.sfx.40"  # ... but surface 0 never looks it up
+    esper.component_for_entity(actor, RgObject).surface = 1
+    w.rt.engine.anim_play_sound(actor, 40, 0)
+    assert starts(w)[-1]["sound"] == "rg.sfx.63"
+
+
+def test_the_selected_players_animation_defaults_to_start_index_zero(w):
+    player, npc = w.obj(0, 10), w.obj(0, 20)
+    w.rt.player = player
+    assert w.rt.engine.anim_play_sound(player, 40, 0) == 0
+    assert w.rt.engine.anim_play_sound(npc, 40, 0) == 6
+    assert w.rt.engine.anim_play_sound(npc, 40, 0, player=True) == 1
+
+
 def test_surface_lookup_bounds_as_the_seed_gives_them(w):
     remap = w.rt.surface
     remap.set(2, 3, 63)

@@ -127,6 +127,22 @@ def test_master_change_reaches_a_playing_sound_only_at_its_next_volume_set(w):
     assert one_shot.volume == 71  # a one-shot keeps its start volume
 
 
+@pytest.mark.parametrize("bad", [-1, 1.5, None, True])
+def test_set_master_refuses_bad_values(w, bad):
+    from soundscape.errors import InputError
+
+    with pytest.raises(InputError, match="master"):
+        w.rt.set_master(bad)
+    assert w.rt.master == 255
+
+
+def test_engine_default_master_256_sends_volume_unchanged(w):
+    caller = w.obj(0, 1000)
+    w.rt.set_master(law.MASTER_ENGINE_DEFAULT)
+    w.rt.script.Sound(caller, 1, 0, 0)
+    assert start_event(w, sound="rg.sfx.1")["gain"] == 72  # (72 x 256) >> 8
+
+
 def test_end_calls_match_owner_and_requested_effect(w):
     a, b = w.obj(), w.obj()
     for caller, effect in ((a, 9), (a, 8), (b, 9), (b, 8)):

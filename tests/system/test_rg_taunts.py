@@ -128,6 +128,17 @@ def test_rtxanim_cycles_b_c_a_while_the_line_is_active(w):
     assert task.done and w.rt.topic_menu_delay == 0
 
 
+def test_rtxanim_out_of_range_completion_clears_the_delay_counter(w):
+    actor = w.obj(0, 50)
+    task = w.rt.script.rtxAnim(actor, "AN01", 10, 20, 30)
+    w.step(1)
+    w.rt.topic_menu_delay = 5
+    w.move(actor, 0, 2000)  # beyond dialog_max_distance: completes at once
+    w.step(1)
+    assert task.done and w.events("task_end", reason="out of range")
+    assert w.rt.topic_menu_delay == 0
+
+
 def test_rtxpanim_uses_the_player_in_an_ordinary_record(w):
     caller = w.obj(4000, 4000)  # the gate measures the player's own position
     w.rt.topic_menu_pending = 1

@@ -56,6 +56,21 @@ def test_distance_single_precision_beyond_65536_units():
     assert law.distance(2**24 - 1, 0, 0) == (2**24 - 1) >> 8
 
 
+def test_distance_root_is_stored_in_single_precision_at_every_range():
+    # 2528^2 + 400^2 + 16^2 = 6551040 = 2559 x 2560: sqrt = 2559.49998 (double).
+    # Stored as float32 it is exactly 2559.5, which rounds half-even to 2560: d = 10.
+    # A double root would round to 2559 and give d = 9.
+    assert 2528**2 + 400**2 + 16**2 == 2559 * 2560
+    assert round(math.sqrt(2559 * 2560)) >> 8 == 9
+    assert law.distance(2528, 400, 16) == 10
+    assert law.distance(-2528, 16, -400) == 10  # signs and axis order do not matter
+
+
+def test_distance_beyond_float32_range_is_huge_not_an_error():
+    assert law.distance(10**200, 0, 0) > law.radius() * 10**6
+    assert law.volume(law.distance(10**40, 10**40, 0)) == 0
+
+
 def test_atan_table():
     assert len(law.ATAN_TABLE) == 513
     assert law.ATAN_TABLE[0] == 0 and law.ATAN_TABLE[512] == 256
