@@ -77,7 +77,7 @@ class AmbientSlots:
         _check(ambient.name, volume, position)
         if quiet and len(self.ids) >= SLOTS:
             return None
-        playing = sum(1 for s in self.slots if s.state != State.FREE and s.ambient is ambient)
+        playing = sum(1 for s in self.slots if s.ambient is ambient and s.counts_as_playing)
         if playing >= ambient.threshold:
             if not quiet:
                 snd.emit("ambient_refused", sound=ambient.name, reason="threshold",
@@ -97,7 +97,7 @@ class AmbientSlots:
         v = slot.volume
         slot.tracks = [Track(ambient.base1, part_volume=v, fade_target=v),
                        Track(ambient.base2, part_volume=v, fade_target=v)]
-        slot.next_detail_tick, slot.first_base_end_s = -1, None
+        slot.next_detail_tick, slot.first_base_end_s, slot.details_only = -1, None, False
         snd.emit("ambient_start", sound=ambient.name, pos=position, gain=slot.volume,
                  id=slot.id, slot=slot.index, priority=slot.priority)
         ambient_id = slot.id
@@ -105,18 +105,22 @@ class AmbientSlots:
         return ambient_id if slot.id == ambient_id and slot.state != State.FREE else None
 
     def stop(self, ambient_id: int | None) -> bool:
-        """``SSrAmbient_Stop`` 0x4823c0: loops off, to end wait; interrupt-on-stop cuts now."""
+        """``SSrAmbient_Stop`` 0x4823c0: loops off, to end wait, so the base plays to its
+        end and then the out sound; interrupt-on-stop cuts the channels first.
+
+        A slot already in end wait, out or out wait is left alone (False). After a
+        cut the end wait finds nothing playing, so the out sound follows at once.
+        """
         slot = self.by_id(ambient_id)
-        if slot is None or slot.ambient is None:
+        if slot is None or slot.ambient is None or slot.state >= State.END_WAIT:
             return False
         self.sound.emit("ambient_stop", sound=slot.ambient.name, id=slot.id,
                         interrupt=slot.ambient.interrupt_on_stop)
-        if slot.ambient.interrupt_on_stop:
-            return self.halt(ambient_id, reason="interrupt")
         for track in slot.tracks:
+            if slot.ambient.interrupt_on_stop:
+                self.sound.bank.stop(track.handle, reason="interrupt")
             track.looping = False
-        if slot.state < State.END_WAIT:
-            self._go(slot, State.END_WAIT)
+        self._go(slot, State.END_WAIT)
         self.run(slot)
         return True
 
@@ -144,18 +148,26 @@ class AmbientSlots:
         return True
 
     def fade(self, ambient_id: int | None, target: float, time_s: float) -> bool:
-        """Fade both channels to ``target`` over ``time_s`` (0x482000); the new ambient volume."""
+        """``SSrAmbient_SetVolume``: fade both channels to ``target`` (held to 0..1) over
+        ``time_s``; at once when ``time_s * 60 <= 0``; nothing when ``target`` is the
+        volume already asked for."""
         slot = self.by_id(ambient_id)
         if slot is None:
             return False
         _check(slot.ambient.name if slot.ambient else "?", target, None)
         if not math.isfinite(time_s):
             raise InputError(f"ambient fade: time {time_s!r} is not finite")
-        target = min(max(target, 0.0), MAX_PART_VOLUME)
+        target = min(max(target, 0.0), 1.0)
+        if target == slot.volume:
+            return True
         slot.volume = target
+        ticks = time_s * self.sound.ctx.clock.tick_hz
         for track in slot.tracks:
-            ticks = max(time_s * self.sound.ctx.clock.tick_hz, 1.0)
-            self.fade_track(track, target, abs(target - track.part_volume) / ticks)
+            if ticks > 0.0:
+                self.fade_track(track, target, abs(target - track.part_volume) / ticks)
+            else:
+                track.part_volume = track.fade_target = target
+                track.fading = False
         self.sound.emit("ambient_fade", sound=slot.ambient.name if slot.ambient else None,
                         id=slot.id, gain=target, time_s=time_s)
         return True
@@ -224,8 +236,8 @@ class AmbientSlots:
         t2.handle = self.sound.acquire(slot, amb.base2) if amb.base2 is not None else None
         if t1.handle is None and t2.handle is None:
             if amb.detail is not None:
-                self._schedule_detail(slot, amb)
-                self._go(slot, State.BODY)  # details only
+                slot.details_only = True  # the first detail is due at once (time 0)
+                self._go(slot, State.BODY)
             else:
                 self._go(slot, State.RELEASE)
             return
@@ -245,18 +257,21 @@ class AmbientSlots:
         self._go(slot, State.BODY)
 
     def _body(self, slot: AmbientSlot, amb: Ambient) -> None:
+        """``SSiPAUpdate_BodyPlaying``: lost channels taken again; end wait when nothing
+        plays; else the detail when its time has passed (``detail_time < now``)."""
         snd = self.sound
         for track in slot.tracks:
             if track.lost and track.group is not None:
                 self._retake(slot, track)
-        if amb.detail is not None and 0 <= slot.next_detail_tick <= snd.ctx.clock.tick:
-            snd.play_detail(slot, amb)
-            self._schedule_detail(slot, amb)
         # a lost base track will be taken again: it still counts as playing
         has_channel = any(t.handle is not None or t.lost for t in slot.tracks)
         if has_channel and not any(snd.bank.is_playing(t.handle) or (t.lost and t.group is not None)
                                    for t in slot.tracks):
             self._go(slot, State.END_WAIT)
+            return
+        if amb.detail is not None and slot.next_detail_tick < snd.ctx.clock.tick:
+            snd.play_detail(slot, amb)
+            self._schedule_detail(slot, amb)
 
     def _retake(self, slot: AmbientSlot, track: Track) -> None:
         """A lost channel is taken again at volume 0; the half-second fade to the ambient's
@@ -275,11 +290,11 @@ class AmbientSlots:
                         id=slot.id, channel=handle.slot, gain=track.part_volume)
 
     def _schedule_detail(self, slot: AmbientSlot, amb: Ambient) -> None:
+        """``SSiPAUpdate_CalcNextDetailTime``: now + ``(UUtUns32)(uniform(min, max) x 60)``."""
         if amb.detail is None:
-            slot.next_detail_tick = -1
             return
         wait_s = self.sound.random.uniform(amb.detail_interval_min_s, amb.detail_interval_max_s)
-        ticks = max(int(math.floor(wait_s * self.sound.ctx.clock.tick_hz)), 1)
+        ticks = max(int(wait_s * self.sound.ctx.clock.tick_hz), 0)
         slot.next_detail_tick = self.sound.ctx.clock.tick + ticks
 
     def _release(self, slot: AmbientSlot, amb: Ambient) -> None:

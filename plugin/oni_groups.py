@@ -6,8 +6,15 @@ permutation whose running sum reaches ``r``. A don't-repeat group draws again if
 it got the last one; the flag that ends the retries is never set back, so once a
 repeat happens all ten draws are made and the tenth is kept, repeat or not.
 
+A group of one permutation returns it without a draw (and without the repeat
+test), as ``SSiGroup_SelectPermutation`` in Bungie's ``BFW_SoundSystem2.c`` does;
+the comparison there, ``random_num <= cumulative_weight``, is the literal
+"running sum reaches r" (docs/divergences.md).
+
 ``SSrPermutation_Play`` 0x47f8d0 then draws the volume, then the pitch, with
-``UUrRandom`` 0x426e10 between the permutation's minimum and maximum.
+``UUrRandom`` 0x426e10 between the permutation's minimum and maximum; the
+channel keeps the permutation volume held to 0..2
+(``SSiSoundChannel_SetPermutationVolume``).
 """
 
 from __future__ import annotations
@@ -20,6 +27,8 @@ from soundscape.rng import OniRandom
 
 MAX_DRAWS = 10
 """A don't-repeat group makes at most ten draws."""
+MAX_PERMUTATION_VOLUME = 2.0
+"""The channel holds the permutation volume to 0..2."""
 
 
 def pick(group: Group, r: int) -> int:
@@ -42,10 +51,13 @@ def pick(group: Group, r: int) -> int:
 def select_permutation(group: Group, local: OniRandom) -> int | None:
     """``SSiGroup_SelectPermutation`` 0x480040: the index drawn, None for an empty group.
 
-    Stores the pick in ``group.last``.
+    Stores the pick in ``group.last``. One permutation: index 0, no draw, ``last``
+    left as it was.
     """
     if not group.permutations:
         return None
+    if len(group.permutations) == 1:
+        return 0
     total = group.total_weight
     repeated = False  # retail's loop-ending flag: set on a repeat, never cleared
     index = 0
@@ -84,7 +96,7 @@ def draw_group(group: Group, local: OniRandom, rand: OniRandom) -> Draw | None:
     if index is None:
         return None
     perm = group.permutations[index]
-    volume = rand.uniform(perm.min_volume, perm.max_volume)
+    volume = min(max(rand.uniform(perm.min_volume, perm.max_volume), 0.0), MAX_PERMUTATION_VOLUME)
     pitch = rand.uniform(perm.min_pitch, perm.max_pitch)
     return Draw(group, index, perm.sound, volume * group.volume, pitch * group.pitch)
 

@@ -60,6 +60,18 @@ class AmbientSlot:
     position: Vec3 | None = None
     tracks: list[Track] = field(default_factory=lambda: [Track(), Track()])
     next_detail_tick: int = -1
+    """A detail plays on the first tick after this one (retail ``detail_time < now``);
+    -1 at the start, so a details-only ambient plays its first detail at once."""
+    details_only: bool = False
+    """The start found no channel and the ambient plays details only."""
+
+    @property
+    def counts_as_playing(self) -> bool:
+        """Whether this slot counts toward its ambient's threshold (``SSrAmbient_Start``):
+        a slot from its start up to its end wait; not once its out sound has begun,
+        nor while it plays details only (BFW_SoundSystem2.c's count skips
+        ``stage >= OutSoundStart``, which includes ``DetailOnly``)."""
+        return State.START <= self.state < State.OUT and not self.details_only
     first_base_end_s: float | None = None
     """When the first sound of base track 1 will have played its length (dialogue)."""
     tag: str = ""

@@ -126,7 +126,9 @@ class OniSound:
         return math.sqrt((place[0] - lx) ** 2 + (place[1] - ly) ** 2 + (place[2] - lz) ** 2) * u
 
     def spatial(self, place: Vec3 | None, near: float, far: float) -> tuple[float, int]:
-        """Distance volume and pan (hundredths of a dB) of a sound at ``place``."""
+        """Distance volume and pan (hundredths of a dB) of a sound at ``place``
+        (``SSiSoundChannel_Spatialize``): the distance volume from the 3D distance / 3,
+        the pan from the horizontal offset (``laws.oni.pan_centibels``)."""
         if place is None:
             return 1.0, 0
         lx, _ly, lz = self.ears.xyz
@@ -134,7 +136,7 @@ class OniSound:
         if not math.isfinite(d):
             return 0.0, 0  # a NaN place is silent rather than a NaN gain
         u = self.units_per_m
-        pan = pan_centibels((place[0] - lx) * u, (place[2] - lz) * u, d, self.ears.heading_rad)
+        pan = pan_centibels((place[0] - lx) * u, (place[2] - lz) * u, self.ears.heading_rad)
         return distance_volume(d / DISTANCE_DIVISOR, near, far), pan
 
     # -- channels ---------------------------------------------------------------------
@@ -186,26 +188,34 @@ class OniSound:
             channel.position = slot.position
 
     def play_detail(self, slot: AmbientSlot, amb: Ambient) -> bool:
-        """A detail at a random offset up to the detail range in x and z, priority 0."""
+        """A detail at a random offset up to the detail range in x and z (priority 0).
+
+        ``SSiPAUpdate_BodyPlaying`` / ``SSiPAUpdate_DetailOnly``: around the ambient's
+        place, or around the listener for an ambient without one; played through
+        ``SSiGroup_PlaySpatialized`` (its channel may pan; nothing plays where the
+        distance volume is 0) at the ambient's volume.
+        """
         group = amb.detail
         if group is None:
             return False
-        place = slot.position
-        if place is not None:
-            r, u = amb.detail_range, self.units_per_m
-            dx, dz = self.random.uniform(-r, r) / u, self.random.uniform(-r, r) / u
-            place = (place[0] + dx, place[1], place[2] + dz)
+        place = slot.position if slot.position is not None else self.ears.xyz
+        r, u = amb.detail_range, self.units_per_m
+        dx, dz = self.random.uniform(-r, r) / u, self.random.uniform(-r, r) / u
+        place = (place[0] + dx, place[1], place[2] + dz)
         draw = draw_group(group, self.local, self.random)
         if draw is None:
+            return False
+        dist, pan = self.spatial(place, amb.near, amb.far)
+        if not dist > 0.0:
+            self.emit("detail_inaudible", sound=draw.sound, pos=place, id=slot.id,
+                      ambient=amb.name)
             return False
         handle = self.bank.acquire(priority=0, kind=draw.kind, sound=draw.sound)
         if handle is None:
             return False
-        dist, pan = self.spatial(place, amb.near, amb.far)
         volume = slot.volume * dist * draw.volume * self.product_overall
-        can_pan = amb.can_pan and place is not None
-        played = self.bank.play(handle, draw.sound, volume=volume, pan=pan if can_pan else 0,
-                                pitch=draw.pitch, can_pan=can_pan, position=place)
+        played = self.bank.play(handle, draw.sound, volume=volume, pan=pan, pitch=draw.pitch,
+                                can_pan=True, position=place)
         self.emit("detail", sound=draw.sound, pos=place, gain=volume, channel=handle.slot,
                   id=slot.id, ambient=amb.name)
         return played

@@ -118,7 +118,8 @@ ONI_BUFFER_HZ = 22050.0
 """Every channel is a 22,050 Hz buffer; the pitch multiplies it (0x485460)."""
 
 ONI_PAN_MIN_DISTANCE = 7.0
-"""Only sounds more than 7 units away pan (0x4853b0)."""
+"""Only sounds more than 7 units away in the horizontal plane pan (0x4853b0;
+``SScNoPanDistanceSquared`` 49)."""
 
 
 def to_centibels(v: float) -> int:
@@ -164,21 +165,22 @@ def far_side_gain(theta: float) -> float:
     return 0.5 + abs(theta - math.pi / 2) / math.pi
 
 
-def pan_centibels(dx: float, dz: float, distance: float, heading_rad: float) -> int:
+def pan_centibels(dx: float, dz: float, heading_rad: float) -> int:
     """Signed pan in hundredths of a dB for a sound ``(dx, dz)`` from the listener (0x4853b0).
 
-    Only the horizontal plane counts, and only sounds more than 7 units away
-    (``distance``, Oni units) pan. ``heading_rad`` is the listener's compass
+    ``SSiSoundChannel_Spatialize``: only the horizontal plane counts, and only a
+    sound more than 7 units away in that plane pans (``dx^2 + dz^2 <= 49`` gives
+    none; Oni units, not divided by 3). ``heading_rad`` is the listener's compass
     heading (0 faces +z, clockwise). The far side is attenuated by
     ``3333 - round(3333 x far_side_gain)``; positive attenuates the left side
     (the sound is on the right).
 
-    >>> pan_centibels(10.0, 0.0, 10.0, 0.0), pan_centibels(-10.0, 0.0, 10.0, 0.0)
+    >>> pan_centibels(10.0, 0.0, 0.0), pan_centibels(-10.0, 0.0, 0.0)
     (1667, -1667)
-    >>> pan_centibels(0.0, 10.0, 10.0, 0.0), pan_centibels(5.0, 0.0, 5.0, 0.0)
-    (0, 0)
+    >>> pan_centibels(0.0, 10.0, 0.0), pan_centibels(7.0, 0.0, 0.0), pan_centibels(7.01, 0.0, 0.0)
+    (0, 0, 1667)
     """
-    if not distance > ONI_PAN_MIN_DISTANCE or (dx == 0.0 and dz == 0.0):
+    if not dx * dx + dz * dz > ONI_PAN_MIN_DISTANCE * ONI_PAN_MIN_DISTANCE:
         return 0
     rel = math.atan2(dx, dz) - heading_rad
     rel = math.atan2(math.sin(rel), math.cos(rel))

@@ -125,14 +125,41 @@ def test_play_once_goes_to_end_wait_and_out_when_the_base_ends(h):
     assert h.states("once")[-1] == (75, "OUT_WAIT", "RELEASE")
 
 
-def test_interrupt_on_stop_cuts_at_once(h):
+def test_interrupt_on_stop_cuts_at_once_then_plays_the_out_sound(h):
+    # SSrAmbient_Stop with InterruptOnStop stops both channels and goes to BodyStopping:
+    # nothing plays there, so the out sound starts on the first channel at once
     aid = h.oni.ambient_start("cut")
-    h.step(10)
+    h.step(10)  # in the middle of the 0.5 s in sound
     assert h.oni.ambient_stop(aid)
-    assert [r["tick"] for r in h.events("ambient_end")] == [10]
-    assert h.ctx.events.where(source="oni", event="stop")[0]["reason"] == "interrupt"
+    cut = h.ctx.events.where(source="oni", event="stop")
+    assert [(r["tick"], r["sound"], r["reason"]) for r in cut] == [(10, "in", "interrupt")]
+    starts = [(r["tick"], r["sound"]) for r in h.ctx.events.where(source="oni", event="start")]
+    assert starts[-1] == (10, "out")
+    assert [n for _, _, n in h.states("cut")][-3:] == ["END_WAIT", "OUT", "OUT_WAIT"]
+    h.step(20)
+    assert [r["tick"] for r in h.events("ambient_end")] == [25]  # the 0.25 s out sound
     assert not any(c.playing for c in h.bank.channels)
     assert not any(c.locked for c in h.bank.channels)
+
+
+def test_a_stop_in_end_wait_or_out_does_nothing(h):
+    aid = h.oni.ambient_start("cut")
+    h.step(10)
+    assert h.oni.ambient_stop(aid)  # now in OUT_WAIT
+    assert not h.oni.ambient_stop(aid)  # retail: stage BodyStopping..OutSoundPlaying, break
+    assert len(h.ctx.events.where(source="oni", event="ambient_stop")) == 1
+    h.step(20)
+    assert [r["tick"] for r in h.events("ambient_end")] == [25]
+
+
+def test_an_ambient_in_its_out_sound_no_longer_counts_toward_its_threshold(h):
+    ids = [h.oni.ambient_start("music") for _ in range(3)]
+    assert h.oni.ambient_start("music") is None  # three play: the threshold
+    h.step(31)  # the in sounds ended: all three in the body
+    assert h.oni.ambient_stop(ids[0])
+    h.step(60)  # its base segment ended: its out sound plays
+    assert h.oni.ambients.by_id(ids[0]).state.name == "OUT_WAIT"
+    assert h.oni.ambient_start("music") is not None
 
 
 def test_stop_during_the_in_sound_waits_for_it_then_plays_out(h):
@@ -176,7 +203,9 @@ def test_no_channel_with_a_detail_plays_details_only(h):
     aid = h.oni.ambient_start("details_only")
     assert h.states("details_only") == [(0, "START", "BODY")]
     h.step(100)
-    assert [r["tick"] for r in h.events("detail")] == [30, 60, 90]
+    # detail_time starts at 0, so the first plays at once; then each 0.5 s = 30 ticks
+    # later, on the first tick after it (retail ``detail_time < now``)
+    assert [r["tick"] for r in h.events("detail")] == [0, 31, 62, 93]
     assert h.oni.ambient_stop(aid)
     assert [n for _, _, n in h.states("details_only")][-3:] == ["END_WAIT", "OUT", "RELEASE"]
 
@@ -185,11 +214,31 @@ def test_details_play_at_their_times_around_the_place_at_priority_zero(h):
     h.oni.ambient_start("detailed", position=(30.0, 0.0, 60.0))
     h.step(200)
     details = h.events("detail")
-    assert [r["tick"] for r in details] == [60, 120, 180]
+    # timed at the base (tick 0) + 60 ticks; played on the first tick after it
+    assert [r["tick"] for r in details] == [61, 122, 183]
     for r in details:
         x, y, z = r["pos"]
         assert abs(x - 30.0) <= 5.0 and abs(z - 60.0) <= 5.0 and y == 0.0
     assert len({tuple(r["pos"]) for r in details}) == 3
+
+
+def test_details_of_an_ambient_without_a_place_play_around_the_listener(h):
+    h.move_listener(100.0, 2.0, -40.0)
+    h.oni.ambient_start("detailed")
+    h.step(62)
+    (detail,) = h.events("detail")
+    x, y, z = detail["pos"]
+    assert abs(x - 100.0) <= 5.0 and abs(z + 40.0) <= 5.0 and y == 2.0
+    assert detail["gain"] > 0.0  # within its 100-unit near distance: full volume
+
+
+def test_a_detail_beyond_its_far_distance_does_not_play(h):
+    toml = TOML + "\n[ambients.faint]\ndetail = \"det\"\ndistance = [1.0, 2.0]\n"
+    h2 = OniHarness(toml, SOUNDS)
+    h2.oni.ambient_start("faint", position=(600.0, 0.0, 0.0))  # 200 sound units away
+    h2.step(2)
+    assert h2.events("detail") == []
+    assert [r["tick"] for r in h2.events("detail_inaudible")] == [0, 1, 2]  # interval 0
 
 
 def test_details_only_take_free_channels(h):
@@ -281,6 +330,30 @@ def test_fade_moves_by_its_rate_per_tick(h):
     assert track.part_volume == pytest.approx(0.5)
     h.step(30)
     assert track.part_volume == 0.0
+
+
+def test_fade_target_is_held_to_0_1_and_zero_time_is_at_once(h):
+    # SSrAmbient_SetVolume: UUmPin(inVolume, 0, 1); time x 60 <= 0 sets the volume now
+    aid = h.oni.ambient_start("two", volume=0.5)
+    slot = h.oni.ambients.by_id(aid)
+    h.oni.ambients.fade(aid, 1.7, 0.0)
+    assert [t.part_volume for t in slot.tracks] == [1.0, 1.0]
+    assert not any(t.fading for t in slot.tracks)
+    h.oni.ambients.fade(aid, -3.0, 0.5)  # to 0 (not -3) at 1/30 a tick
+    h.step(15)
+    assert [t.part_volume for t in slot.tracks] == pytest.approx([0.5, 0.5])
+    h.step(16)
+    assert [t.part_volume for t in slot.tracks] == [0.0, 0.0]
+
+
+def test_fade_to_the_volume_already_asked_for_does_nothing(h):
+    aid = h.oni.ambient_start("two", volume=0.8)
+    slot = h.oni.ambients.by_id(aid)
+    slot.tracks[0].part_volume = 0.3  # e.g. a channel taken again at another volume
+    assert h.oni.ambients.fade(aid, 0.8, 1.0)
+    assert h.events("ambient_fade") == []
+    h.step(60)
+    assert slot.tracks[0].part_volume == 0.3
 
 
 def test_unknown_ambient_and_stale_ids(h):

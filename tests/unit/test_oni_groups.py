@@ -94,20 +94,30 @@ def _after(seed: int, n: int) -> int:
     return r.state
 
 
-def test_single_permutation_dont_repeat_group_burns_ten_draws_each_repeat():
-    g = group([3], dont_repeat=True)
+def test_a_single_permutation_group_makes_no_draw_even_when_dont_repeat():
+    # BFW_SoundSystem2.c: ``if (num_permutations == 1) return &permutation_array[0];``
+    g = group([3], dont_repeat=True, last=0)
     rng = OniRandom(11)
     assert select_permutation(g, rng) == 0
-    assert rng.state == _after(11, 1)
     assert select_permutation(g, rng) == 0
-    assert rng.state == _after(11, 11)
+    assert rng.state == OniRandom(11).state
+    assert g.last == 0
 
 
 def test_without_the_flag_repeats_are_allowed():
-    g = group([1], dont_repeat=False, last=0)
+    g = group([1, 1], dont_repeat=False, last=0)
     rng = OniRandom(2)
-    assert select_permutation(g, rng) == 0
+    twin = OniRandom(2)
+    expected = pick(g, (twin.draw() * 2) >> 16)
+    assert select_permutation(g, rng) == expected
     assert rng.state == _after(2, 1)
+
+
+def test_the_permutation_volume_is_held_to_0_2():
+    loud = Group("g", [Permutation("a", 1, 3.0, 3.0)], volume=0.5)
+    negative = Group("g", [Permutation("b", 1, -1.0, -1.0)], volume=0.5)
+    assert draw_group(loud, OniRandom(1), OniRandom(2)).volume == 1.0  # 2 x 0.5
+    assert draw_group(negative, OniRandom(1), OniRandom(2)).volume == 0.0
 
 
 def test_volume_then_pitch_from_uurrandom_times_the_group():
@@ -117,4 +127,4 @@ def test_volume_then_pitch_from_uurrandom_times_the_group():
     assert d is not None and d.sound == "a" and d.index == 0
     assert d.volume == pytest.approx(twin.uniform(0.5, 0.7) * 0.5)
     assert d.pitch == pytest.approx(twin.uniform(0.9, 1.1) * 2.0)
-    assert local.state == _after(1, 1)
+    assert local.state == _after(1, 0)  # one permutation: no draw

@@ -46,21 +46,22 @@ def test_far_side_gain_is_half_abeam_and_full_ahead_or_behind():
 
 def test_pan_sign_magnitude_and_heading():
     # east of a north-facing listener: the sound is on the right, the left side is cut
-    assert pan_centibels(10.0, 0.0, 10.0, 0.0) == 3333 - round(3333 * 0.5)
-    assert pan_centibels(-10.0, 0.0, 10.0, 0.0) == -(3333 - round(3333 * 0.5))
+    assert pan_centibels(10.0, 0.0, 0.0) == 3333 - round(3333 * 0.5)
+    assert pan_centibels(-10.0, 0.0, 0.0) == -(3333 - round(3333 * 0.5))
     # facing east, the same sound is ahead: no pan
-    assert pan_centibels(10.0, 0.0, 10.0, math.pi / 2) == 0
+    assert pan_centibels(10.0, 0.0, math.pi / 2) == 0
     # 45 degrees to the right: far gain 0.75
-    assert pan_centibels(10.0, 10.0, 14.2, 0.0) == 3333 - round(3333 * 0.75)
+    assert pan_centibels(10.0, 10.0, 0.0) == 3333 - round(3333 * 0.75)
     # behind and to the left
-    assert pan_centibels(-10.0, -10.0, 14.2, 0.0) == -(3333 - round(3333 * 0.75))
+    assert pan_centibels(-10.0, -10.0, 0.0) == -(3333 - round(3333 * 0.75))
 
 
-def test_pan_only_beyond_seven_units():
-    assert pan_centibels(7.0, 0.0, 7.0, 0.0) == 0
-    assert pan_centibels(7.01, 0.0, 7.01, 0.0) != 0
-
-
+def test_pan_only_beyond_seven_units_in_the_horizontal_plane():
+    # SScNoPanDistanceSquared 49: dx^2 + dz^2 <= 49 gives no pan
+    assert pan_centibels(7.0, 0.0, 0.0) == 0
+    assert pan_centibels(7.01, 0.0, 0.0) != 0
+    assert pan_centibels(5.0, 4.89, 0.0) == 0  # 48.9 <= 49
+    assert pan_centibels(5.0, 4.9, 0.0) != 0  # 49.01 > 49
 def test_buffer_frequency_is_22050_times_pitch():
     assert buffer_frequency(1.0) == 22050.0
     assert buffer_frequency(2.0) == 44100.0
