@@ -1,8 +1,9 @@
 """Impulses: a group played once at a place (``SSrImpulse_Play`` 0x480440, seed 001).
 
 An impulse plays its group once at a place, at its priority, on a channel of the
-group's kind (not locked). When as many plays of it as its alternate threshold
-already sound, its alternate impulse plays instead. The volume is the caller's
+group's kind (not locked). When as many channels as its alternate threshold
+already play its group, its alternate impulse plays instead (nothing when it
+has none; a threshold of 0 never alternates). The volume is the caller's
 (e.g. the occlusion volume) x the distance volume x the permutation's x the group's.
 """
 
@@ -11,8 +12,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from soundscape.channels import Handle
-from soundscape.oni_data import Impulse
 from soundscape.oni_groups import draw_group
 
 if TYPE_CHECKING:
@@ -25,40 +24,43 @@ Vec3 = tuple[float, float, float]
 
 
 class Impulses:
-    """``ctx.oni.impulses``: plays impulses and counts the ones sounding."""
+    """``ctx.oni.impulses``: plays impulses (the alternate for crowds)."""
 
     def __init__(self, sound: OniSound) -> None:
         self.sound = sound
-        self.plays: list[tuple[Impulse, Handle]] = []
-
-    def prune(self) -> None:
-        """Forget the plays that have ended (each tick)."""
-        if self.plays:
-            bank = self.sound.bank
-            self.plays = [(i, h) for i, h in self.plays if bank.is_playing(h)]
-
-    def count(self, impulse: Impulse) -> int:
-        """How many plays of ``impulse`` are sounding now."""
-        bank = self.sound.bank
-        return sum(1 for imp, h in self.plays if imp is impulse and bank.is_playing(h))
 
     def play(self, name: str, pos: Vec3 | None, volume: float = 1.0) -> bool:
         """``SSrImpulse_Play`` 0x480440: the impulse once at ``pos`` (world metres; None at
-        the listener); the alternate plays when as many as the threshold already play."""
+        the listener).
+
+        With an alternate threshold above 0, when as many channels as the threshold
+        already play the impulse's group, its alternate plays instead (the same test
+        again for the alternate), or nothing when it has none. An impulse with no
+        group plays nothing.
+        """
         snd = self.sound
         imp = snd.db.impulses.get(name)
         if imp is None:
             snd.emit("missing_impulse", sound=name)
             return False
         for _ in range(MAX_ALTERNATES):
-            alt = imp.alternate
-            if alt is None or self.count(imp) < imp.alternate_threshold:
+            if imp.group is None:
+                snd.emit("impulse_no_group", sound=imp.name)
+                return False
+            threshold = imp.alternate_threshold
+            if threshold <= 0:
                 break
-            snd.emit("impulse_alternate", sound=imp.name, alternate=alt.name,
-                     playing=self.count(imp))
-            imp = alt
-        if imp.group is None:
-            snd.emit("impulse_no_group", sound=imp.name)
+            playing = snd.playing_group_count(imp.group, threshold)
+            if playing < threshold:
+                break
+            if imp.alternate is None:
+                snd.emit("impulse_crowded", sound=imp.name, playing=playing)
+                return False
+            snd.emit("impulse_alternate", sound=imp.name, alternate=imp.alternate.name,
+                     playing=playing)
+            imp = imp.alternate
+        group = imp.group
+        if group is None:
             return False
         if pos is not None and not all(math.isfinite(v) for v in pos):
             snd.emit("impulse_bad_place", sound=imp.name, pos=pos)
@@ -67,7 +69,7 @@ class Impulses:
         if dist <= 0.0:
             snd.emit("impulse_inaudible", sound=imp.name, pos=pos)
             return False
-        draw = draw_group(imp.group, snd.local, snd.random)
+        draw = draw_group(group, snd.local, snd.random)
         if draw is None:
             return False
         handle = snd.bank.acquire(priority=imp.priority, kind=draw.kind, sound=draw.sound)
@@ -77,7 +79,7 @@ class Impulses:
         played = snd.bank.play(handle, draw.sound, volume=gain, pan=pan, pitch=draw.pitch,
                                can_pan=pos is not None, position=pos)
         if played:
-            self.plays.append((imp, handle))
+            snd.channel_groups[handle] = group
         snd.emit("impulse", sound=imp.name, pos=pos, gain=gain, pan=pan, channel=handle.slot,
                  played=played)
         return played

@@ -69,6 +69,9 @@ class OniSound:
         self.bank_overall = hasattr(bank, "set_overall_volume")
         """The bank slides and applies the overall volume itself (the mixer's ``oni`` law)."""
         self.impulses = Impulses(self)
+        self.channel_groups: dict[Handle, Group] = {}
+        """The group each channel this runtime started plays (channel ``group``, the
+        impulses' alternate threshold counts them)."""
         bank.on_end.append(self._on_end)
         bank.on_steal.append(self._on_steal)
 
@@ -146,6 +149,17 @@ class OniSound:
         return self.bank.acquire(priority=slot.priority, kind=group_kind(group), owner=slot.index,
                                  lock=True, ambient=True, sound=group.name)
 
+    def playing_group_count(self, group: Group, limit: int) -> int:
+        """How many channels play ``group`` now, counted up to ``limit``
+        (``SSrImpulse_Play``'s scan of the group's channels)."""
+        count = 0
+        for handle, playing in self.channel_groups.items():
+            if playing is group and self.bank.is_playing(handle):
+                count += 1
+                if count >= limit:
+                    break
+        return count
+
     def sound_seconds(self, draw: Draw) -> float:
         """How long ``draw``'s sound plays on a 22,050 x pitch buffer."""
         data = self.ctx.sounds.get(draw.sound) if self.ctx.sounds is not None else None
@@ -170,6 +184,7 @@ class OniSound:
         if draw is None:
             return False
         track.draw, track.looping = draw, loop
+        self.channel_groups[track.handle] = group
         volume, pan = self.track_volume(slot, track)
         can_pan = slot.ambient.can_pan and slot.position is not None
         return self.bank.play(track.handle, draw.sound, volume=volume, pan=pan, pitch=draw.pitch,
@@ -216,6 +231,7 @@ class OniSound:
         volume = slot.volume * dist * draw.volume * self.product_overall
         played = self.bank.play(handle, draw.sound, volume=volume, pan=pan, pitch=draw.pitch,
                                 can_pan=True, position=place)
+        self.channel_groups[handle] = group
         self.emit("detail", sound=draw.sound, pos=place, gain=volume, channel=handle.slot,
                   id=slot.id, ambient=amb.name)
         return played
@@ -284,7 +300,9 @@ class OniSound:
         self.ambients.tick(ticks)
         if self.scripts is not None:
             self.scripts.tick()
-        self.impulses.prune()
+        if len(self.channel_groups) > 2 * len(self.bank.channels):
+            self.channel_groups = {h: g for h, g in self.channel_groups.items()
+                                   if self.bank.is_playing(h)}
 
     def _on_end(self, bank: ChannelBank, handle: Handle, channel: object,
                 overshoot: float) -> None:

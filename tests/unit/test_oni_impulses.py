@@ -46,6 +46,41 @@ def test_the_alternate_plays_when_as_many_as_the_threshold_play(h):
     assert h.events("impulse")[-1]["sound"] == "gun"
 
 
+def test_the_threshold_counts_every_channel_playing_the_group():
+    # SSrImpulse_Play scans the channels for ``group == impulse_group``: plays of another
+    # impulse (or an ambient) sharing the group count too
+    toml = TOML + """
+[impulses.gun_alias]
+group = "gun"
+distance = [10.0, 30.0]
+"""
+    h = OniHarness(toml, SOUNDS)
+    h.oni.play_impulse("gun_alias", (0.0, 0.0, 1.0))
+    h.oni.play_impulse("gun_alias", (0.0, 0.0, 1.0))
+    assert h.oni.play_impulse("gun", (0.0, 0.0, 1.0))
+    assert [r["sound"] for r in h.events("impulse")][-1] == "gun_far"
+
+
+def test_crowded_without_an_alternate_plays_nothing_and_threshold_zero_never_alternates():
+    toml = TOML + """
+[impulses.lonely]
+group = "gun"
+distance = [10.0, 30.0]
+alternate_threshold = 1
+[impulses.never]
+group = "gun"
+distance = [10.0, 30.0]
+alternate_threshold = 0
+alternate = "gun_far"
+"""
+    h = OniHarness(toml, SOUNDS)
+    assert h.oni.play_impulse("lonely", (0.0, 0.0, 1.0))
+    assert not h.oni.play_impulse("lonely", (0.0, 0.0, 1.0))
+    assert h.events("impulse_crowded")[0]["playing"] == 1
+    assert h.oni.play_impulse("never", (0.0, 0.0, 1.0))
+    assert [r["sound"] for r in h.events("impulse")] == ["lonely", "never"]
+
+
 def test_impulse_volume_is_volume_distance_permutation_and_group(h):
     # 60 m: sound distance 20, half way from 10 to 30
     assert h.oni.play_impulse("gun", (0.0, 0.0, 60.0), 0.9)
