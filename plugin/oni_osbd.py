@@ -39,7 +39,8 @@ HEADER = 12
 """Tag, size of what follows, version."""
 NAME_FIELD = 32
 PERMUTATION_SIZE = 0x34
-GROUP_VERSIONS, AMBIENT_VERSIONS, IMPULSE_VERSIONS = range(1, 7), range(4, 7), range(3, 7)
+GROUP_VERSIONS = range(1, 7)
+"""Group versions the loader reads (4 and 6 on the CD, 1..5 with defaults)."""
 AMBIENT_END = {4: 0xC8, 5: 0xCC, 6: 0xD0}
 """Where an ambient chunk's data ends, by version."""
 IMPULSE_END = {3: 0x44, 4: 0x68, 5: 0x6C, 6: 0x70}
@@ -126,6 +127,15 @@ def _check_version(reader: _Reader, version: int, known: range, kind: str) -> No
                                      f"{reader.start - 4:#x} is not one of {list(known)}")
 
 
+def _check_layout(reader: _Reader, version: int, ends: dict[int, int], kind: str,
+                  offset: int) -> None:
+    """A known version whose fixed fields (up to ``ends[version]``) fit the chunk."""
+    _check_version(reader, version, range(min(ends), max(ends) + 1), kind)
+    if offset + ends[version] > reader.end:
+        raise reader.fail("size", f"a version {version} {kind} needs {ends[version]:#x} bytes "
+                                  f"at offset {offset:#x}; the chunk has {reader.end - offset:#x}")
+
+
 def _group(r: _Reader, name: str, version: int) -> Group:
     """``OSGr`` 0x513950: the fields after the version depend on it."""
     _check_version(r, version, GROUP_VERSIONS, "group")
@@ -157,10 +167,7 @@ def _group(r: _Reader, name: str, version: int) -> Group:
 
 def _ambient(r: _Reader, name: str, version: int, offset: int) -> Ambient:
     """``OSAm`` 0x513580."""
-    _check_version(r, version, AMBIENT_VERSIONS, "ambient")
-    if offset + AMBIENT_END[version] > r.end:
-        raise r.fail("size", f"a version {version} ambient needs {AMBIENT_END[version]:#x} bytes "
-                             f"at offset {offset:#x}; the chunk has {r.end - offset:#x}")
+    _check_layout(r, version, AMBIENT_END, "ambient", offset)
     amb = Ambient(name, version=version)
     amb.priority = r.s32("priority")
     amb.flags = r.u32("flags")
@@ -177,10 +184,7 @@ def _ambient(r: _Reader, name: str, version: int, offset: int) -> Ambient:
 
 def _impulse(r: _Reader, name: str, version: int, offset: int) -> Impulse:
     """``OSIm`` 0x513d90; a version 3 impulse ends at 0x44."""
-    _check_version(r, version, IMPULSE_VERSIONS, "impulse")
-    if offset + IMPULSE_END[version] > r.end:
-        raise r.fail("size", f"a version {version} impulse needs {IMPULSE_END[version]:#x} bytes "
-                             f"at offset {offset:#x}; the chunk has {r.end - offset:#x}")
+    _check_layout(r, version, IMPULSE_END, "impulse", offset)
     imp = Impulse(name, version=version)
     imp.group_name = r.name("group")
     imp.priority = r.s32("priority")

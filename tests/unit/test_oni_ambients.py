@@ -271,16 +271,19 @@ def _fill_mono_with_full_ambients(h, n):
         assert h.oni.ambient_start("mono", volume=1.0) is not None
 
 
-def test_a_stolen_channel_is_taken_again_at_volume_zero_and_stays_silent():
-    """The re-take quirk: the half-second fade to the ambient's volume never starts."""
-    toml = TOML + """
+BANG_TOML = TOML + """
 [groups.bang]
 permutations = [{ sound = "b2", volume = [0.9, 0.9] }]
 [impulses.bang]
 group = "bang"
 priority = 2
 """
-    h = OniHarness(toml, SOUNDS)
+"""An impulse loud enough to steal the quietest (locked) mono channel."""
+
+
+def test_a_stolen_channel_is_taken_again_at_volume_zero_and_stays_silent():
+    """The re-take quirk: the half-second fade to the ambient's volume never starts."""
+    h = OniHarness(BANG_TOML, SOUNDS)
     victim = h.oni.ambient_start("looper", volume=0.5)
     _fill_mono_with_full_ambients(h, 8)
     h.step(1)
@@ -303,14 +306,7 @@ priority = 2
 
 
 def test_a_fade_to_a_new_volume_does_reach_a_retaken_channel():
-    toml = TOML + """
-[groups.bang]
-permutations = [{ sound = "b2", volume = [0.9, 0.9] }]
-[impulses.bang]
-group = "bang"
-priority = 2
-"""
-    h = OniHarness(toml, SOUNDS)
+    h = OniHarness(BANG_TOML, SOUNDS)
     victim = h.oni.ambient_start("looper", volume=0.5)
     _fill_mono_with_full_ambients(h, 8)
     h.step(1)
