@@ -9,7 +9,9 @@ controller and torch (2), dialogue records (5), the RTX cache (7).
 A game drives it through ``ctx.redguard``: ``.effects`` (load MAIN.SFX data),
 ``.rtx_store`` (RTX clips), ``.surface`` (SURFACE.INI), ``.script`` (the SOUP
 sound calls), ``.engine`` (animation PlaySound, combat, ropes, torch),
-``.player`` (the selected player's entity), ``.set_master``.
+``.player`` (the selected player's entity), ``.set_master``, and the world
+lifecycle (``.enter_world_loop``, ``.world_teardown``, ``.restore_saved_state``).
+The how-to is ``docs/redguard.md``.
 """
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ without comparing owner or effect.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import esper
 import numpy as np
 
@@ -27,6 +29,7 @@ from soundscape.rg_dialogue import DialogueTable
 from soundscape.rg_effects import EffectBank
 from soundscape.rg_emitter import EnginePoint, emitter_position, engine_point
 from soundscape.rg_engine_sounds import EngineSounds
+from soundscape.rg_maintenance import restore_saved_state, world_loop_entry, world_teardown
 from soundscape.rg_rtx import RtxCache, RtxStore
 from soundscape.rg_script import ScriptCalls
 from soundscape.rg_status import PLAYING_BIT, is_playing
@@ -122,6 +125,7 @@ class RedguardRuntime:
         return self.listener
 
     def distance_to_listener(self, point: EnginePoint) -> int:
+        """Whole world units from the camera to ``point`` (``laws.redguard.distance``)."""
         lx, ly, lz = self.listener
         return law.distance(point[0] - lx, point[1] - ly, point[2] - lz)
 
@@ -269,6 +273,23 @@ class RedguardRuntime:
                 continue
             stopped += self.stop_slot(channel.index, reason)
         return stopped
+
+    # -- world lifecycle (``soundscape.rg_maintenance``) ------------------------
+
+    def enter_world_loop(self) -> None:
+        """World-loop entry: resets only the periodic-reset accumulator."""
+        world_loop_entry(self)
+
+    def world_teardown(self) -> None:
+        """Leaving a world: every dialogue record cleared, the sound tasks dropped,
+        all channels stopped. No dialogue line survives into the next world."""
+        world_teardown(self)
+
+    def restore_saved_state(self, restore: Callable[[], None] | None = None) -> None:
+        """Loading SAVEGAME.SAV or a .TSG snapshot: RTX cache and dialogue cleared,
+        channels stopped, then ``restore()`` (the game's records), then the shared
+        sample-reset flag set (the next maintenance clears it)."""
+        restore_saved_state(self, restore)
 
     def pcm_for(self, sound_name: str) -> tuple[np.ndarray, int] | None:
         """``(pcm, sample_bits)`` of an effect or RTX clip this runtime registered.

@@ -140,6 +140,12 @@ def test_periodic_reset_is_strictly_above_1400_and_tasks_reacquire(w):
     assert len(starts(w, "rg.sfx.2")) == 3
 
 
+def test_world_loop_entry_resets_only_the_accumulator(w):
+    w.rt.accumulator, w.rt.reset_flag, w.rt.inhibit = 900, True, True
+    w.rt.enter_world_loop()
+    assert (w.rt.accumulator, w.rt.reset_flag, w.rt.inhibit) == (0, True, True)
+
+
 def test_reset_accumulator_pauses_while_inhibited(w):
     w.rt.menu_state = 1
     from soundscape.rg_maintenance import player_controller_sample

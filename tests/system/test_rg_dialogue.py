@@ -9,7 +9,6 @@ from rg_world import RgWorld, tone
 from soundscape.components.redguard import RgObject
 from soundscape.laws import redguard as law
 from soundscape.rg_dialogue import ABSENT_HANDLE, NULL_HANDLE
-from soundscape.rg_maintenance import restore_saved_state, world_teardown
 from soundscape.rg_rtx import ENTRY_AGE_TICKS
 
 
@@ -284,7 +283,7 @@ def test_world_teardown_clears_lines_tasks_and_channels(w):
     w.rt.script.AmbientSound(w.obj(0, 10), 2, 0, 0)
     w.step(1)
     assert len(w.playing()) == 2
-    world_teardown(w.rt)
+    w.rt.world_teardown()
     assert w.playing() == [] and w.rt.tasks.tasks == []
     assert all(not r.active and r.sample == ABSENT_HANDLE for r in w.rt.dialogue.records)
 
@@ -294,7 +293,7 @@ def test_save_restore_clears_and_sets_the_reset_flag(w):
     amb = w.rt.script.AmbientSound(w.obj(0, 10), 2, 0, 0)
     w.step(1)
     order = []
-    restore_saved_state(w.rt, lambda: order.append(w.playing()))
+    w.rt.restore_saved_state(lambda: order.append(w.playing()))
     assert order == [[]]  # channels stopped before the world records are restored
     assert w.rt.reset_flag and all(e.label is None for e in w.rt.rtx.entries)
     assert not w.rt.dialogue.records[1].active
