@@ -92,7 +92,13 @@ def load_tables(region: Region, present: list[int], events: EventLog) -> np.ndar
 def accumulate_ring(
     ambient: Ambient, region: Region, ring: Ring, origin: Vec3, events: EventLog
 ) -> RebuildSnapshot:
-    """Add every ring cell to ``ambient`` (after ``init_sounds``), the vectorised way."""
+    """Add every ring cell to ``ambient`` (after ``init_sounds``), the vectorised way.
+
+    ``LScape::add_ambient_sounds`` 0x505810 -> ``CLandBlock::add_ambient_sounds``
+    0x530310 -> ``Ambient::AddSound`` 0x551610 for every cell whose desc has a
+    table: block-corrected offset, 3D cull beyond 120 m, ``CalcWeight``,
+    ``CalcDir``, the total, then each sound's ``AddTo``. Returns what it saw.
+    """
     loaded = load_tables(region, ring.stb_present, events)
     n_ring = len(ring.stb)
     weight_full = np.zeros(n_ring, dtype=np.float32)
@@ -132,6 +138,11 @@ def accumulate_ring(
 
 
 def _add_desc(ambient: Ambient, desc: AmbientSTBDesc, count: float, slots: _Slots) -> None:
+    """``Ambient::GetSound`` 0x5510b0 and ``AddTo`` (0x551000 / 0x551450) for one desc's sounds.
+
+    Every sound of a desc gets the same sequential weight sum; intermittent ones
+    the desc's ``AddDir`` slots.
+    """
     desc_slots = None
     for i in range(len(desc.ambient_sounds)):
         sound = ambient.get_sound(desc, i)
