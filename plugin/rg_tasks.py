@@ -78,10 +78,12 @@ class AmbientTask(NativeTask):
     def run(self, rt: RedguardRuntime, ticks: int) -> None:
         if self.elapsed(ticks) == 0 or rt.reset_flag:
             self.slot = None  # forgets the slot; nothing is stopped
-        if self.caller_entity and not esper.entity_exists(self.caller):
-            self.finish(rt, "object deleted")  # its task slots went with the object
-            return
-        point = rt.script_point(self.caller)
+        point = rt.emitter(self.caller)
+        if point is None:  # rare: a deleted caller, a code object or a NaN position
+            if self.caller_entity and not esper.entity_exists(self.caller):
+                self.finish(rt, "object deleted")  # its task slots went with the object
+                return
+            point = rt.script_point(self.caller)
         if point is None:  # a non-finite position: this update is skipped, nothing lost
             if not self.nan_reported:
                 self.nan_reported = True

@@ -51,6 +51,13 @@ def test_ambient_restarts_a_non_looping_effect_when_it_ends(w):
     assert w.bank.channels[task.slot].playing
 
 
+def test_shipped_ambientsound_rate_offset_2000(w):
+    task = w.rt.script.AmbientSound(w.obj(0, 100), 2, 2000, 0)
+    w.step(1)
+    assert w.bank.channels[task.slot].rate_hz == 22050 + 2000
+    assert starts(w, "rg.sfx.2")[0]["rate_hz"] == 24050
+
+
 def test_ambient_stops_for_good_when_the_listener_leaves(w):
     src = w.obj(0, 2000)
     task = w.rt.script.AmbientSound(src, 2, 0, 0)

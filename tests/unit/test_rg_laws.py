@@ -76,6 +76,9 @@ def test_atan_table():
     assert law.ATAN_TABLE[0] == 0 and law.ATAN_TABLE[512] == 256
     i = 300
     assert law.ATAN_TABLE[i] == int(math.atan(i / 512) * 65536 / math.pi) >> 6
+    # worked by hand: atan(0.5) x 65536 / pi = 9672.2 -> 9672 >> 6 = 151, and so on
+    assert [law.ATAN_TABLE[i] for i in (1, 100, 256, 400, 511)] == [0, 62, 151, 216, 255]
+    assert law.heading(256, 512) == 151 and law.heading(512, 256) == 512 - 151
 
 
 @pytest.mark.parametrize(
