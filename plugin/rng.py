@@ -3,7 +3,7 @@
 Each runtime draws from its own named stream so that adding a system never
 shifts another's draws. The generators reproduce the retail ones:
 
-* AC: MSVC ``rand()`` (15 bits), normalised by 1/32768, and ``Random::RollDice``.
+* AC: MSVC ``rand()`` (15 bits) times the normaliser at 0x7caf50, and ``Random::RollDice``.
 * Oni: ``UUrRandom`` and the second generator ``UUrLocalRandom`` (16-bit draws
   from a linear congruential generator).
 """
@@ -14,7 +14,8 @@ import hashlib
 
 MSVC_RAND_MAX = 0x7FFF
 RAND_NORMALISER = 3.0518509e-05
-"""AC's ``rand()`` normaliser at 0x7caf50 (= 1/32768 in float)."""
+"""AC's ``rand()`` normaliser at 0x7caf50: the seed lists this value and calls it
+1/32768, but it is 1/32767 (docs/divergences.md); the listed value is used."""
 
 
 class MsvcRand:
@@ -36,7 +37,7 @@ class MsvcRand:
         return (self.state >> 16) & MSVC_RAND_MAX
 
     def unit(self) -> float:
-        """``rand() / 32768`` in [0, 1), as AC's ``RollDice`` and probability rolls use it."""
+        """``rand() x 3.0518509e-05`` (the seed's "rand()/32768") in [0, 1)."""
         return self.rand() * RAND_NORMALISER
 
 
