@@ -11,6 +11,7 @@ import esper
 
 from soundscape.components.redguard import RgAnimation, RgObject, RgRope
 from soundscape.laws.redguard import START_INDEX_COMBAT, START_INDEX_PLAYER, START_INDEX_SHARED
+from soundscape.rg_args import int_arg, int_args
 from soundscape.rg_emitter import object_state, own_position
 
 if TYPE_CHECKING:
@@ -59,6 +60,8 @@ class EngineSounds:
         """
         if player is None:
             player = self.rt.player is not None and entity == self.rt.player
+        effect_field, rate_field = int_args("PlaySound", effect_field=effect_field,
+                                            rate_field=rate_field)
         requested = signed10(effect_field)
         effect: int | None = requested
         obj = esper.try_component(entity, RgObject) if esper.entity_exists(entity) else None
@@ -103,6 +106,7 @@ class EngineSounds:
         Start index 4 for a combat message response (0xd001, 0xd005); the
         weapon-contact service (``message_response=False``) uses the shared index.
         """
+        hit_sound = int_arg("combat_hit", "hit_sound", hit_sound)
         rate_offset = (self.combat_rng.rand() % 128) * 16 - 1024
         point = self.rt.emitter(attacker if emitter is None else emitter)
         if point is None:
@@ -127,7 +131,10 @@ class EngineSounds:
         rope = esper.try_component(rope_entity, RgRope)
         if rope is None:
             return None
-        last, rope.last_velocity = rope.last_velocity, int(velocity)
+        velocity = int_arg("rope_update", "velocity", velocity)
+        if speed is not None:
+            speed = int_arg("rope_update", "speed", speed)
+        last, rope.last_velocity = rope.last_velocity, velocity
         sign_changed = (last > 0) != (velocity > 0) or (last < 0) != (velocity < 0)
         if not (sign_changed or (last == 0 and velocity == 0)):
             return None

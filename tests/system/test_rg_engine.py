@@ -199,3 +199,18 @@ def test_rope_with_small_q_or_far_plays_nothing(w):
     esper.add_component(far, RgRope(effects=(62, 62, 63), max_swing_speed=40))
     assert w.rt.engine.rope_update(far, -50) is None
     assert starts(w) == []
+
+
+@pytest.mark.parametrize("bad", [2.5, None, "40"])
+def test_engine_calls_refuse_non_integer_arguments(w, bad):
+    from soundscape.errors import InputError
+
+    actor = w.obj(0, 10)
+    esper.add_component(actor, RgRope(effects=(62, 62, 63), max_swing_speed=40))
+    with pytest.raises(InputError, match="PlaySound: effect_field"):
+        w.rt.engine.anim_play_sound(actor, bad, 0)
+    with pytest.raises(InputError, match="combat_hit: hit_sound"):
+        w.rt.engine.combat_hit(actor, bad)
+    with pytest.raises(InputError, match="rope_update: velocity"):
+        w.rt.engine.rope_update(actor, bad)
+    assert w.playing() == []
