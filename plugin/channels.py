@@ -21,7 +21,18 @@ from typing import NamedTuple
 
 import esper
 
-from soundscape.components.channel import Channel, ChannelFlags, ChannelKind
+from soundscape.components.channel import (
+    AMBIENT,
+    CAN_PAN,
+    LOCKED,
+    LOOPING,
+    NONE,
+    PAUSED,
+    PLAYING,
+    UPDATING,
+    Channel,
+    ChannelKind,
+)
 from soundscape.context import Context
 from soundscape.profiles import playback_rate_hz
 
@@ -141,11 +152,7 @@ class ChannelBank:
             self.ctx.events.emit(self.name, "steal", sound=channel.sound, channel=channel.index,
                                  by=sound, priority=priority, gain=channel.volume)
         channel.generation += 1
-        channel.flags = ChannelFlags.NONE
-        if lock:
-            channel.flags |= ChannelFlags.LOCKED
-        if ambient:
-            channel.flags |= ChannelFlags.AMBIENT
+        channel.flags = (LOCKED if lock else NONE) | (AMBIENT if ambient else NONE)
         channel.owner = owner
         channel.sound = None
         channel.fading = False
@@ -157,13 +164,13 @@ class ChannelBank:
         if self.policy == "redguard":
             return self._choose_redguard(start_index)
         if self.policy == "virtual":
-            free = next((c for c in self.channels if not c.playing and not c.locked), None)
+            free = next((c for c in self.channels if not c.flags & (PLAYING | LOCKED)), None)
             return free or self._new_channel(kind)
         return self._choose_oni(priority, kind)
 
     def _choose_redguard(self, start_index: int) -> Channel | None:
         for channel in self.channels[max(start_index, 0):]:
-            if not channel.playing:
+            if not channel.flags & PLAYING:
                 return channel
         return None
 
@@ -171,15 +178,15 @@ class ChannelBank:
         """``SSiSoundChannels_GetChannelForPlay`` 0x47fab0, on channels of ``kind``."""
         own_kind = [c for c in self.channels if c.kind == kind]
         for channel in own_kind:
-            if not channel.locked and not channel.playing:
+            if not channel.flags & (LOCKED | PLAYING):
                 return channel
         if priority <= 0:
             return None  # ambient details only ever get a free channel
         for channel in own_kind:
-            if not channel.locked and channel.priority < priority:
+            if not channel.flags & LOCKED and channel.priority < priority:
                 return channel
         for channel in own_kind:
-            if not channel.locked and channel.priority <= priority and (
+            if not channel.flags & LOCKED and channel.priority <= priority and (
                 channel.volume <= ONI_QUIET_VOLUME
             ):
                 return channel
@@ -233,12 +240,9 @@ class ChannelBank:
             self.playback_rate_hz(channel) * advanced / self.ctx.clock.tick_hz)
         channel.started_tick = self.ctx.clock.tick
         channel.audible = True
-        channel.flags |= ChannelFlags.PLAYING
-        channel.flags &= ~(ChannelFlags.UPDATING | ChannelFlags.PAUSED)
-        if loop:
-            channel.flags |= ChannelFlags.LOOPING
-        if can_pan:
-            channel.flags |= ChannelFlags.CAN_PAN
+        # int(): a caller may have stored a ChannelFlags; keep the field a plain int
+        flags = (int(channel.flags) | PLAYING) & ~(UPDATING | PAUSED)
+        channel.flags = flags | (LOOPING if loop else NONE) | (CAN_PAN if can_pan else NONE)
         self.ctx.events.emit(self.name, "start", sound=sound, channel=channel.index, pos=position,
                              gain=channel.volume, pan=channel.pan, owner=channel.owner)
         return True
@@ -248,7 +252,7 @@ class ChannelBank:
         channel = self.get(handle)
         if channel is None or not channel.playing:
             return False
-        channel.flags &= ~(ChannelFlags.PLAYING | ChannelFlags.LOOPING)
+        channel.flags = int(channel.flags) & ~(PLAYING | LOOPING)
         self.cuts.append((channel.index, channel.serial))
         self.ctx.events.emit(self.name, "stop", sound=channel.sound, channel=channel.index,
                              reason=reason)
@@ -258,7 +262,7 @@ class ChannelBank:
         """Unlock the handle's channel and drop its owner; a playing sound plays on."""
         channel = self.get(handle)
         if channel is not None:
-            channel.flags &= ~(ChannelFlags.LOCKED | ChannelFlags.AMBIENT)
+            channel.flags = int(channel.flags) & ~(LOCKED | AMBIENT)
             channel.owner = -1
 
     def set_volume(self, handle: Handle | None, volume: float) -> None:
@@ -328,8 +332,10 @@ class ChannelBank:
             self._advanced_ticks[channel.index] = ticks
             if channel.fading:
                 self._fade_step(channel, ticks)
-            channel.flags &= ~ChannelFlags.UPDATING
-            if not channel.playing or channel.flags & ChannelFlags.PAUSED:
+            flags = channel.flags
+            if flags & UPDATING:
+                channel.flags = flags = flags & ~UPDATING
+            if flags & (PLAYING | PAUSED) != PLAYING:
                 continue
             channel.cursor_frames += self.playback_rate_hz(channel) * ticks / tick_hz
             if channel.cursor_frames < channel.length_frames:
@@ -338,8 +344,7 @@ class ChannelBank:
                 channel.cursor_frames %= channel.length_frames
                 continue
             overshoot = channel.cursor_frames - channel.length_frames
-            channel.flags &= ~ChannelFlags.PLAYING
-            channel.flags |= ChannelFlags.UPDATING
+            channel.flags = (flags & ~PLAYING) | UPDATING
             self.ctx.events.emit(self.name, "end", sound=channel.sound, channel=channel.index)
             handle = self.handle(channel)
             for callback in list(self.on_end):

@@ -26,6 +26,9 @@ from soundscape.mixer_store import SampleStore, Segment
 from soundscape.snapshot import Snapshot, VoiceKey, VoiceSpec
 
 MILES_FULL_SCALE = 32768.0
+_Gains = tuple[np.ndarray, list[tuple[int, int, np.ndarray]]]
+"""Float rows' gains: (2, rows) over the left/mono samples, and (lo, hi, (1, hi - lo))
+over the right samples of each run of stereo rows."""
 
 
 class _Voice:
@@ -39,6 +42,17 @@ class _Voice:
         self.cur_i, self.cur_f = int(whole), float(start - whole)
         self.g_left, self.g_right = spec.gain_left, spec.gain_right
         self.fate = "live"
+
+
+def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) of each run of True in ``flags``.
+
+    >>> _runs(np.array([False, True, True, False, True]))
+    [(1, 3), (4, 5)]
+    """
+    edges = np.diff(np.concatenate(([0], flags.astype(np.int8), [0])))
+    return list(zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist(),
+                    strict=True))
 
 
 class Mixer:
@@ -89,15 +103,16 @@ class Mixer:
         self._s1 = np.zeros(shape, dtype=np.float32)
         self._t = np.zeros(shape, dtype=np.float32)
         self._idx = np.zeros(shape, dtype=np.intp)  # take() would convert anything else
-        self._acc = np.zeros((4, self.block_frames), dtype=np.float32)
+        self._idx32 = np.zeros(shape, dtype=np.int32)  # float32 -> int32 casts are SIMD
+        self._acc = np.zeros((5, self.block_frames), dtype=np.float32)
         self._whole = np.zeros(shape, dtype=np.float32)
 
     def _set_rows(self, voices: list[_Voice]) -> None:
-        """Order ``voices`` (float rows, then Miles rows; each: own-rate rows, then
-        resampled mono, then resampled stereo) and lay their state out in arrays."""
+        """Order ``voices`` (float rows, then Miles rows; each: own-rate mono, own-rate
+        stereo, resampled mono, resampled stereo) and lay their state out in arrays."""
         def group(v: _Voice) -> tuple[bool, bool, bool]:
             interp = v.spec.step != 1.0 or v.cur_f != 0.0
-            return (v.spec.miles is not None, interp, interp and v.seg.stereo)
+            return (v.spec.miles is not None, interp, v.seg.stereo)
 
         voices.sort(key=group)
         self._voices = voices
@@ -116,7 +131,8 @@ class Mixer:
         self._stereo = np.array([v.seg.stereo for v in voices], dtype=bool)
         self._mono_mask = (~self._stereo).astype(np.float32)
         self._stereo_mask = self._stereo.astype(np.float32)
-        self._any_stereo = bool(self._stereo[: self._n_float].any())
+        # the float rows' stereo runs (own-rate stereo, resampled stereo), in row order
+        self._stereo_runs = [(lo, hi) for lo, hi in _runs(self._stereo[: self._n_float])]
         self._left = np.array([v.seg.left for v in voices], dtype=np.int64)
         self._delta = np.array([v.seg.right - v.seg.left for v in voices], dtype=np.int64)
         self._delta_col = self._delta[:, None]
@@ -138,7 +154,7 @@ class Mixer:
         self._ramping = bool(n) and bool(
             np.any(self._g0l != self._g1l) or np.any(self._g0r != self._g1r))
         self._has_dying = any(v.fate == "dying" for v in voices)
-        self._gains: tuple[np.ndarray, np.ndarray] | None = None
+        self._gains: _Gains | None = None
         factors = [v.spec.miles or (0, 0, 0, 0) for v in voices[self._n_float:]]
         m = np.array(factors, dtype=np.float32).reshape(-1, 4)
         self._miles_a = m[:, :2] / np.float32(128.0)
@@ -274,8 +290,12 @@ class Mixer:
         np.add(self._stepar[a:b, :n], self._cur_f[a:b, None].astype(np.float32), out=frac)
         np.floor(frac, out=whole)
         np.subtract(frac, whole, out=frac)
-        np.copyto(idx, whole, casting="unsafe")
-        np.add(idx, (self._left[a:b] + self._cur_i[a:b])[:, None], out=idx)
+        # float32 -> int32 -> intp is cheaper than one float32 -> intp cast; the
+        # store stays under 2^31 frames (``mixer_store.MAX_FRAMES``)
+        idx32 = self._idx32[a:b, :n]
+        np.copyto(idx32, whole, casting="unsafe")
+        np.add(idx32, (self._left[a:b] + self._cur_i[a:b]).astype(np.int32)[:, None], out=idx32)
+        np.copyto(idx, idx32)
         # rows flagged slow may point anywhere: "wrap" keeps them in bounds until redone
         self._lerp(data, idx, self._sl[a:b, :n], self._s1[a:b, :n], frac)
         if b > st:
@@ -341,38 +361,45 @@ class Mixer:
         out[:, 0] = acc[0]
         out[:, 1] = acc[1]
 
-    def _gain_matrices(self, gl: np.ndarray, gr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(left & mono-right rows over S_L, stereo-right row over S_R) for the float rows."""
+    def _gain_matrices(self, gl: np.ndarray, gr: np.ndarray) -> _Gains:
+        """The float rows' gains: (left & mono-right over S_L, [(lo, hi, right gains
+        over S_R[lo:hi])] for each run of stereo rows)."""
         f = self._n_float
         mono = np.ascontiguousarray(np.stack([gl[:f], (gr * self._mono_mask)[:f]]))
-        stereo = np.ascontiguousarray((gr * self._stereo_mask)[None, :f])
+        stereo = [(lo, hi, np.ascontiguousarray(gr[None, lo:hi])) for lo, hi in self._stereo_runs]
         return mono, stereo
 
-    def _dot(self, gains: np.ndarray, src: np.ndarray, f: int, n: int,
-             out: np.ndarray) -> np.ndarray:
-        """out = gains (k, f) @ src[:f, :n] (BLAS sgemm/sgemv)."""
-        block = src[:f, :n]
-        if block.flags.c_contiguous and out.flags.c_contiguous:
-            np.dot(gains, block, out=out)
-        else:
-            out[:] = np.dot(gains, block)
+    @staticmethod
+    def _weigh(gains: np.ndarray, src: np.ndarray, n: int, out: np.ndarray) -> np.ndarray:
+        """out[k] = sum over rows i of gains[k, i] * src[i, :n], in row order.
+
+        ``np.einsum`` without ``optimize`` runs numpy's own loops (no BLAS): every
+        output sample is one multiply and one add per row, row after row, the same
+        bytes whatever the BLAS kernel, its threads or the CPU (a BLAS sgemm sums
+        in a kernel-dependent order and may fuse multiply-adds).
+        """
+        np.einsum("ki,ij->kj", gains, src[:, :n], out=out)
+        return out
+
+    def _weigh_all(self, gains: _Gains, n: int, out: np.ndarray) -> np.ndarray:
+        """out = (left, right) of the float rows under ``gains``: S_L first, then each
+        stereo run's S_R, always in that order."""
+        mono, stereo = gains
+        self._weigh(mono, self._sl[: self._n_float], n, out)
+        for lo, hi, row in stereo:  # mono rows' right side comes from their one channel
+            out[1] += self._weigh(row, self._sr[lo:hi], n, self._acc[4:5, :n])[0]
         return out
 
     def _mix_float(self, acc: np.ndarray, f: int, n: int) -> None:
         if self._gains is None:
             self._gains = self._gain_matrices(self._g0l, self._g0r)
-        mono, stereo = self._gains
-        self._dot(mono, self._sl, f, n, acc)
-        if self._any_stereo:  # mono rows' right side comes from their one channel
-            acc[1] += self._dot(stereo, self._sr, f, n, self._acc[2:3, :n])[0]
+        self._weigh_all(self._gains, n, acc)
         if not self._ramping:
             return
-        ramp = self._ramp(n)
-        d_mono, d_stereo = self._gain_matrices(self._g1l - self._g0l, self._g1r - self._g0r)
-        change = self._dot(d_mono, self._sl, f, n, self._acc[2:4, :n])
-        if self._any_stereo:
-            change[1] += np.dot(d_stereo, self._sr[:f, :n])[0]
-        change *= ramp
+        change = self._weigh_all(
+            self._gain_matrices(self._g1l - self._g0l, self._g1r - self._g0r), n,
+            self._acc[2:4, :n])
+        change *= self._ramp(n)
         acc += change
 
     def _mix_miles(self, acc: np.ndarray, f: int, n: int) -> None:

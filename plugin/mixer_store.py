@@ -17,6 +17,8 @@ import numpy as np
 from soundscape.sounds import Sound
 
 GUARD_FRAMES = 4
+MAX_FRAMES = (1 << 31) - 1
+"""The mixer gathers with 32-bit offsets: the store never holds more frames."""
 
 
 class Segment(NamedTuple):
@@ -39,6 +41,8 @@ class SampleStore:
     def _append(self, values: np.ndarray) -> int:
         n = int(values.shape[0])
         need = self.used + n + GUARD_FRAMES
+        if need > MAX_FRAMES:
+            raise MemoryError(f"sample store: {need} frames is over {MAX_FRAMES}")
         if need > self.data.shape[0]:
             bigger = np.zeros(max(need, 2 * self.data.shape[0]), dtype=np.float32)
             bigger[: self.used] = self.data[: self.used]

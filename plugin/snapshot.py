@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from soundscape.components.channel import ChannelFlags
+from soundscape.components.channel import PAUSED, PLAYING
 from soundscape.laws.redguard import miles_effective_volume
 from soundscape.profiles import miles_coefficients, miles_table_value
 from soundscape.sounds import Sound
@@ -75,7 +75,7 @@ def build_snapshot(ctx: Any) -> Snapshot:
         for slot, serial in bank.cuts:
             cuts.add((bank.name, slot, serial))
         for channel in bank.channels:
-            if not channel.flags & ChannelFlags.PLAYING or channel.sound is None:
+            if not channel.flags & PLAYING or channel.sound is None:
                 continue
             sound = sounds.get(channel.sound) if sounds is not None else None
             if sound is None:
@@ -90,7 +90,7 @@ def build_snapshot(ctx: Any) -> Snapshot:
                 gain_right=float(channel.gain_right),
                 step=float(channel.step),
                 loop=bool(channel.loop),
-                paused=bool(channel.flags & ChannelFlags.PAUSED),
+                paused=channel.flags & PAUSED != 0,
                 audible=bool(channel.audible),
                 ramp=bank.profile == "modern",
                 start_cursor_frames=float(channel.start_cursor_frames),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from soundscape.components.channel import ChannelFlags
+from soundscape.components.channel import PLAYING
 from soundscape.phase import Phase
 from soundscape.profiles import apply_law
 from soundscape.system import SoundSystem
@@ -22,7 +22,7 @@ def voice_bank(bank: Any) -> None:
 
     Loudness is the larger side gain; ties go to the lower channel index.
     """
-    playing = [c for c in bank.channels if c.flags & ChannelFlags.PLAYING]
+    playing = [c for c in bank.channels if c.flags & PLAYING]
     limit = bank.real_voices
     if bank.policy != "virtual" or limit is None or len(playing) <= limit:
         for channel in playing:
@@ -49,7 +49,7 @@ class ChannelSystem(SoundSystem):
         for bank in list(self.ctx.channels.values()):
             bank.advance(ticks)
             for channel in bank.channels:
-                if not channel.flags & ChannelFlags.PLAYING:
+                if not channel.flags & PLAYING:
                     continue
                 sound = sounds.get(channel.sound) if sounds is not None and channel.sound else None
                 if not apply_law(bank, channel, rate, sound.bits if sound is not None else 16):

@@ -7,7 +7,7 @@ import pytest
 
 from soundscape import Context, Settings
 from soundscape.channels import ChannelBank, ensure_bank
-from soundscape.components.channel import ChannelFlags, ChannelKind
+from soundscape.components.channel import AMBIENT, LOCKED, ChannelKind
 from soundscape.sounds import SoundBank
 
 
@@ -54,7 +54,7 @@ def test_oni_rule_2_first_unlocked_of_lower_priority():
     ctx = make_ctx()
     bank = oni_bank(ctx)
     fill(bank, ChannelKind.MONO)
-    bank.channels[7].flags |= ChannelFlags.LOCKED  # held by an ambient
+    bank.channels[7].flags |= LOCKED  # held by an ambient
     steal = bank.acquire(kind=ChannelKind.MONO, priority=3)  # every channel has priority 1
     assert steal.slot == 8
     assert ctx.events.where(event="steal")[-1]["channel"] == 8
@@ -78,7 +78,7 @@ def test_oni_rule_4_quietest_under_full_volume_taken_from_its_ambient():
     bank.channels[13].volume = 0.4
     stolen = []
     bank.on_steal.append(
-        lambda b, old, ch: stolen.append((old, ch.index, bool(ch.flags & ChannelFlags.AMBIENT))))
+        lambda b, old, ch: stolen.append((old, ch.index, bool(ch.flags & AMBIENT))))
     h = bank.acquire(kind=ChannelKind.MONO, priority=1)
     assert h.slot == 13
     assert stolen and stolen[0][1] == 13 and stolen[0][2] is True

@@ -230,3 +230,37 @@ def test_blocks_reuse_their_buffers():
     finally:
         tracemalloc.stop()
     assert peak < 100 * 1024  # one (41 voices x 1024) float32 matrix would be 164 KiB
+
+
+def test_float_voices_sum_in_row_order_without_blas():
+    """Every output sample is sum_i(g_i x s_i) in float32, voice after voice: the
+    bytes cannot depend on a BLAS kernel's order or fused multiply-adds."""
+    rng = np.random.default_rng(5)
+    mixer = Mixer(RATE, 256)
+    sides = []
+    voices = []
+    for key in range(12):
+        stereo = key % 3 == 0
+        shape = (4000, 2) if stereo else (4000,)
+        frames = (rng.standard_normal(shape) * 0.3).astype(np.float32)
+        gl, gr = (float(np.float32(x)) for x in rng.uniform(0.05, 1.0, 2))
+        voices.append(spec(sound(f"v{key}", frames), key=key, gl=gl, gr=gr, loop=True))
+        left = frames[:, 0] if stereo else frames
+        right = frames[:, 1] if stereo else frames
+        sides.append((np.float32(gl), np.float32(gr), left, right, stereo))
+    publish(mixer, *voices)
+    out = mixer.render(256).copy()
+    # the mixer's row order: own-rate mono rows, then own-rate stereo rows; the
+    # stereo rows' right sides are one more row-order sum, added last
+    order = [s for s in sides if not s[4]] + [s for s in sides if s[4]]
+    left = np.zeros(256, dtype=np.float32)
+    right = np.zeros(256, dtype=np.float32)
+    stereo_right = np.zeros(256, dtype=np.float32)
+    for gl, gr, sl, sr, stereo in order:
+        left = left + gl * sl[:256]
+        if stereo:
+            stereo_right = stereo_right + gr * sr[:256]
+        else:
+            right = right + gr * sl[:256]
+    right = right + stereo_right
+    assert np.array_equal(out[:, 0], left) and np.array_equal(out[:, 1], right)
