@@ -14,8 +14,10 @@ from enum import IntFlag
 NAME_MAX = 31
 """The loaders keep at most 31 characters of a name (32-byte fields)."""
 
-NO_PERMUTATION = 0xFFFF
-"""``last`` of a group that has played nothing (a u16 in the version-6 chunk)."""
+DEFAULT_LAST = 0
+"""``last`` of a group that stores none: ``SSrGroup_New`` and the loader before
+version 6 set the "last permutation played" (``flag_data``) to 0, so a first draw
+of permutation 0 already counts as a repeat (BFW_SoundSystem2.c, Oni_Sound2.c)."""
 
 DEFAULT_THRESHOLD = 3
 """How many of one ambient may play at once before version 5 (0xc8)."""
@@ -68,7 +70,7 @@ class Permutation:
 class Group:
     """``OSGr``: weighted permutations, the group volume and pitch, mono (1) or stereo (2).
 
-    ``last`` is the last permutation played (u16, ``NO_PERMUTATION`` for none);
+    ``last`` is the last permutation played (u16, ``DEFAULT_LAST`` at first);
     ``version`` the chunk version it came from.
     """
 
@@ -78,7 +80,7 @@ class Group:
     pitch: float = 1.0
     flags: int = 0
     """``GroupFlags`` bits, kept as a plain int (tested every play)."""
-    last: int = NO_PERMUTATION
+    last: int = DEFAULT_LAST
     channels: int = 1
     version: int = 6
 

@@ -20,8 +20,8 @@ from collections.abc import Iterable
 
 from soundscape.errors import DataError
 from soundscape.oni_data import (
+    DEFAULT_LAST,
     DEFAULT_THRESHOLD,
-    NO_PERMUTATION,
     OLD_GROUP_DONT_REPEAT_ABOVE,
     Ambient,
     Group,
@@ -144,7 +144,7 @@ def _group(r: _Reader, name: str, version: int) -> Group:
     if version >= 6:
         flags, last = (int(v) for v in r.take("<HH", "flags"))
     else:
-        flags, last = 0, NO_PERMUTATION
+        flags, last = 0, DEFAULT_LAST
     channels = r.u32("channels")
     if channels not in (1, 2):
         raise r.fail("channels", f"{channels} at offset {r.pos - 4:#x} is not 1 or 2")

@@ -3,7 +3,8 @@ and the scripts"; registered by ``OSiScriptCommands_Initialize`` 0x512cb0).
 
 * ``sound_music_*`` and ``sound_ambient_*`` are the same functions (0x514410,
   0x514500, 0x514550): start an ambient at priority 3 in one of 16 script slots,
-  and stop it or fade it by name.
+  and stop it or fade it by name (compared without case); script volumes are
+  held to 0..1.
 * ``sound_dialog_play`` (0x514140): one dialogue at a time; while one plays the
   call does nothing. ``sound_dialog_play_block`` (0x5142e0) stalls the script
   thread while a dialogue plays, then starts its own: here the stalled thread is
@@ -11,7 +12,9 @@ and the scripts"; registered by ``OSiScriptCommands_Initialize`` 0x512cb0).
   tick the current dialogue no longer counts as playing.
   ``sound_dialog_play_interrupt`` (0x514300) halts the current dialogue first.
 * A dialogue counts as playing until its ambient ends, or sooner once the first
-  sound of base track 1 has played its length; 2 s when it could not start.
+  sound of base track 1 has played its length; 2 s when it could not start. A
+  name with no ambient starts no dialogue at all (``OSiDialog_Start`` returns
+  before it marks one playing).
 * ``sound_impulse_play`` (0x5145f0) plays the impulse at the listener.
 """
 
@@ -64,14 +67,16 @@ class Scripts:
 
     def _find(self, name: str) -> int | None:
         for i, entry in enumerate(self.slots):
-            if entry is not None and entry[0] == name:
+            if entry is not None and entry[0].lower() == name.lower():  # NoCase compare
                 if self.sound.ambients.is_active(entry[1]):
                     return i
                 self.slots[i] = None  # ended on its own: the slot is free again
         return None
 
     def sound_music_start(self, name: str, volume: float = 1.0) -> bool:
-        """Start ``name`` at priority 3 in a free script slot."""
+        """Start ``name`` at priority 3 in a free script slot, at ``volume`` held to 0..1
+        (``OSiScriptAmbient_Start``)."""
+        volume = _unit(volume)
         for i, entry in enumerate(self.slots):
             if entry is not None and not self.sound.ambients.is_active(entry[1]):
                 self.slots[i] = None
@@ -127,6 +132,10 @@ class Scripts:
         return slot.first_base_end_s is None or now < slot.first_base_end_s
 
     def _start_dialog(self, name: str) -> bool:
+        """``OSiDialog_Start``: an unknown name does nothing (no dialogue, no 2 s)."""
+        if self.sound.ambient(name) is None:
+            self.sound.emit("missing_ambient", sound=name, reason="dialog")
+            return False
         ambient_id = self.sound.ambient_start(name, priority=SCRIPT_PRIORITY, tag="dialog")
         self.dialog = Dialog(name, ambient_id, self.sound.ctx.clock.now_s)
         self.sound.emit("dialog_start", sound=name, id=ambient_id, started=ambient_id is not None)
@@ -190,5 +199,10 @@ class Scripts:
     # -- impulses ---------------------------------------------------------------------
 
     def sound_impulse_play(self, name: str, volume: float = 1.0) -> bool:
-        """Play the impulse at the listener."""
-        return self.sound.play_impulse(name, None, volume)
+        """Play the impulse at the listener, at ``volume`` held to 0..1."""
+        return self.sound.play_impulse(name, None, _unit(volume))
+
+
+def _unit(volume: float) -> float:
+    """A script volume held to 0..1 (``UUmPin``); NaN passes on to be refused."""
+    return volume if volume != volume else min(max(volume, 0.0), 1.0)

@@ -44,8 +44,8 @@ from typing import Any
 
 from soundscape.errors import DataError
 from soundscape.oni_data import (
+    DEFAULT_LAST,
     DEFAULT_THRESHOLD,
-    NO_PERMUTATION,
     Ambient,
     AmbientFlags,
     Group,
@@ -130,7 +130,7 @@ def _group(src: str, name: str, table: Any) -> Group:
         perms.append(Permutation(sound, pf.integer("weight", 1), *vol, *pitch))
     flags = int(GroupFlags.DONT_REPEAT) if f.boolean("dont_repeat") else 0
     return Group(object_name(name), perms, f.number("volume", 1.0), f.number("pitch", 1.0), flags,
-                 f.integer("last", NO_PERMUTATION, 0, 0xFFFF), int(channels))
+                 f.integer("last", DEFAULT_LAST, 0, 0xFFFF), int(channels))
 
 
 def _ambient(src: str, name: str, table: Any) -> Ambient:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from soundscape.oni_data import NO_PERMUTATION, Group, GroupFlags, Permutation
+from soundscape.oni_data import DEFAULT_LAST, Group, GroupFlags, Permutation
 from soundscape.oni_groups import MAX_DRAWS, draw_group, pick, select_permutation
 from soundscape.rng import OniRandom
 
 
-def group(weights, dont_repeat=False, last=NO_PERMUTATION):
+def group(weights, dont_repeat=False, last=DEFAULT_LAST):
     perms = [Permutation(f"s{i}", w) for i, w in enumerate(weights)]
     flags = GroupFlags.DONT_REPEAT if dont_repeat else GroupFlags.NONE
     return Group("g", perms, flags=flags, last=last)
@@ -59,11 +59,20 @@ def test_empty_group_draws_nothing():
 
 
 def test_dont_repeat_without_a_repeat_draws_once():
-    g = group([1, 1], dont_repeat=True, last=NO_PERMUTATION)
+    g = group([1, 1], dont_repeat=True, last=1)  # [1, 1] always picks 0 (r 0 or 1)
     rng, twin = OniRandom(7), OniRandom(7)
-    select_permutation(g, rng)
+    assert select_permutation(g, rng) == 0
     twin.draw()
     assert rng.state == twin.state
+
+
+def test_a_new_group_has_last_0_so_its_first_pick_of_0_is_a_repeat():
+    # SSrGroup_New and the pre-version-6 loader set flag_data = 0
+    g = Group("g", [Permutation("a", 1), Permutation("b", 1)], flags=GroupFlags.DONT_REPEAT)
+    assert g.last == DEFAULT_LAST == 0
+    rng = OniRandom(7)
+    assert select_permutation(g, rng) == 0
+    assert rng.state == _after(7, MAX_DRAWS)
 
 
 def test_a_repeat_makes_all_ten_draws_and_keeps_the_tenth_repeat_or_not():

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from soundscape.errors import DataError
 from soundscape.oni_data import (
-    NO_PERMUTATION,
+    DEFAULT_LAST,
     Ambient,
     AmbientFlags,
     Group,
@@ -75,7 +75,7 @@ def test_older_groups_get_defaults_and_the_flag_above_three_permutations(version
     assert isinstance(g, Group) and g.version == version
     assert g.volume == (0.75 if version >= 2 else 1.0)
     assert g.pitch == (1.25 if version >= 3 else 1.0)
-    assert g.flags == GroupFlags.NONE and g.last == NO_PERMUTATION  # two permutations
+    assert g.flags == GroupFlags.NONE and g.last == DEFAULT_LAST  # two permutations
     assert g.permutations == src.permutations and g.channels == 2
     src.permutations = src.permutations * 2  # four: more than three
     g4 = parse_chunk(write_chunk(src), name="grp")
@@ -272,7 +272,7 @@ _name = st.text(st.characters(min_codepoint=33, max_codepoint=126), min_size=1, 
                       max_size=3))
 def test_any_group_round_trips(version, channels, volume, pitch, last, perms):
     g = Group("g", [Permutation(n, w, a, b, c, d) for w, a, b, c, d, n in perms], volume, pitch,
-              1 if version == 6 else 0, last if version == 6 else NO_PERMUTATION, channels,
+              1 if version == 6 else 0, last if version == 6 else DEFAULT_LAST, channels,
               version)
     assert parse_chunk(write_chunk(g), name="g") == g
 

@@ -44,6 +44,10 @@ priority = 3
 play_once = true
 base1 = "line_a"
 out = "tail"
+[ambients.broken]
+priority = 3
+play_once = true
+base1 = "no_such_group"
 [impulses.shot]
 group = "shot"
 distance = [1.0, 2.0]
@@ -128,13 +132,20 @@ def test_dialog_ends_when_its_first_base_sound_has_played_its_length(h):
 
 
 def test_dialog_that_could_not_start_counts_for_two_seconds(h):
-    assert not h.scripts.sound_dialog_play("no_such_line")
+    assert not h.scripts.sound_dialog_play("broken")  # its start finds nothing to play
     assert h.scripts.dialog_playing()
     h.step(119)
     assert h.scripts.dialog_playing()
     h.step(1)
     assert not h.scripts.dialog_playing()
-    assert h.scripts.dialog_ends == [("no_such_line", 120)]
+    assert h.scripts.dialog_ends == [("broken", 120)]
+
+
+def test_a_dialog_name_with_no_ambient_starts_nothing(h):
+    assert not h.scripts.sound_dialog_play("no_such_line")
+    assert h.scripts.dialog is None and not h.scripts.dialog_playing()
+    assert h.scripts.sound_dialog_play("line_b")  # nothing blocks the next line
+    assert h.events("missing_ambient")[0]["sound"] == "no_such_line"
 
 
 def test_play_block_waits_for_the_current_line_then_starts_and_goes_on(h):
@@ -177,6 +188,17 @@ def test_play_interrupt_halts_the_current_line_first(h):
     assert h.scripts.dialog_ends == [("line_a", 10)]
 
 
+def test_script_volumes_are_held_to_0_1_and_names_compare_without_case(h):
+    assert h.scripts.sound_music_start("mus_chase", 1.6)
+    slot = h.oni.ambients.active()[0]
+    assert slot.volume == 1.0
+    assert h.scripts.sound_music_volume("MUS_Chase", 0.25, 0.0)
+    assert slot.volume == 0.25
+    assert h.scripts.sound_impulse_play("shot", 3.0)
+    assert h.events("impulse")[0]["gain"] == pytest.approx(1.0)
+    assert h.scripts.sound_music_stop("Mus_Chase")
+
+
 def test_impulse_play_is_at_the_listener(h):
     h.move_listener(500.0, 0.0, 500.0)  # far from the origin: the impulse is still full
     assert h.scripts.sound_impulse_play("shot", 0.5)
@@ -185,10 +207,10 @@ def test_impulse_play_is_at_the_listener(h):
 
 
 def test_play_interrupt_ends_a_line_that_could_not_start(h):
-    h.scripts.sound_dialog_play("no_such_line")
+    h.scripts.sound_dialog_play("broken")
     h.step(10)
     assert h.scripts.sound_dialog_play_interrupt("line_b")
-    assert h.scripts.dialog_ends == [("no_such_line", 10)]
+    assert h.scripts.dialog_ends == [("broken", 10)]
     assert h.scripts.dialog.name == "line_b"
 
 
