@@ -13,6 +13,7 @@ without comparing owner or effect.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import esper
@@ -75,6 +76,7 @@ class RedguardRuntime:
         self.reset_flag = False
         self.listener: EnginePoint = (0, 0, 0)
         self.yaw = 0
+        self._camera_reported = False
         self.player: int | None = None
         self.radius = self.config.radius
         self.units_per_m = self.config.units_per_m
@@ -96,14 +98,25 @@ class RedguardRuntime:
     # -- listener and curve ---------------------------------------------------
 
     def refresh_listener(self) -> None:
-        """Sample the render camera: the first active ``Listener`` with a ``Position``."""
+        """Sample the render camera: the first active ``Listener`` with a ``Position``.
+
+        A non-finite position or heading keeps the last good sample of that part
+        (logged once until the camera is finite again).
+        """
         for _entity, (listener, position) in esper.get_components(Listener, Position):
             if not listener.active:
                 continue
             point = engine_point(position.x_m, position.y_m, position.z_m, self.units_per_m)
+            heading = listener.heading_rad
+            finite_heading = math.isfinite(heading)
             if point is not None:
                 self.listener = point
-                self.yaw = law.yaw_from_heading_rad(listener.heading_rad)
+            if finite_heading:
+                self.yaw = law.yaw_from_heading_rad(heading)
+            bad = point is None or not finite_heading
+            if bad and not self._camera_reported:
+                self.events.emit(SOURCE, "skip", reason="camera not finite", caller="camera")
+            self._camera_reported = bad
             return
 
     def emitter(self, entity: int) -> EnginePoint | None:

@@ -227,3 +227,21 @@ def test_bad_settings_are_refused():
         RgWorld(extra={"bogus": 1})
     with pytest.raises(DataError, match="units_per_m"):
         RgWorld(extra={"units_per_m": -1.0})
+
+
+def test_a_nan_camera_keeps_the_last_good_sample(w):
+    listener = esper.component_for_entity(w.listener, Listener)
+    position = esper.component_for_entity(w.listener, Position)
+    listener.heading_rad = 3.14159265 / 2  # yaw 512
+    position.z_m = 10.0
+    w.step(1)
+    assert w.rt.yaw == 512 and w.rt.listener == (0, 0, 200 * 256)
+    listener.heading_rad = float("nan")
+    position.x_m = float("inf")
+    w.step(3)  # inside esper.process: no crash, nothing lost
+    assert w.rt.yaw == 512 and w.rt.listener == (0, 0, 200 * 256)
+    assert len(w.events("skip", reason="camera not finite")) == 1
+    assert not w.ctx.events.where(event="error")
+    listener.heading_rad, position.x_m = 0.0, 0.0
+    w.step(1)
+    assert w.rt.yaw == 0
