@@ -114,6 +114,10 @@ class EffectBank:
             raise DataError(source, record, "pcm", "must be mono or stereo frames")
         if data.shape[0] == 0:
             raise DataError(source, record, "pcm", "has no frames")
+        for name, value in (("sample_rate_hz", sample_rate_hz), ("base_volume", base_volume),
+                            ("loop_flag", loop_flag)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise DataError(source, record, name, "must be an integer")
         if not 0 < int(sample_rate_hz) <= 0x7FFFFFFF:
             raise DataError(source, record, "sample_rate_hz", "must be positive")
         effect = Effect(index, int(sample_rate_hz), int(base_volume), int(loop_flag),

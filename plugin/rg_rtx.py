@@ -84,8 +84,19 @@ class RtxStore:
 
     def add(self, label: str, text: str, pcm: np.ndarray | None = None, *,
             sample_rate_hz: int = 22050, header_volume: int = 100) -> RtxClip:
-        """Add a clip; ``pcm`` int16 or uint8 (None: a text-only line)."""
+        """Add a clip; ``pcm`` int16 or uint8 (None: a text-only line).
+
+        Raises:
+            DataError: naming the label and the bad field.
+        """
+        if not isinstance(label, str) or not label:
+            raise DataError("RTX", None, "label", f"must be a non-empty string, not {label!r}")
         key = file_label(label)
+        if not isinstance(text, str):
+            raise DataError("RTX", key, "text", "must be a string")
+        for name, value in (("sample_rate_hz", sample_rate_hz), ("header_volume", header_volume)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise DataError("RTX", key, name, "must be an integer")
         bits = 16
         if pcm is not None:
             pcm = np.ascontiguousarray(pcm)

@@ -49,6 +49,28 @@ def test_effect_bank_refuses_bad_data():
         bank.add(3, np.zeros(0, dtype=np.int16), 22050)
     with pytest.raises(DataError, match="index"):
         bank.add(-2, np.zeros(4, dtype=np.int16), 22050)
+    with pytest.raises(DataError, match=r"effect\[3\]\.base_volume"):
+        bank.add(3, np.zeros(4, dtype=np.int16), 22050, base_volume="loud")
+    with pytest.raises(DataError, match=r"effect\[3\]\.sample_rate_hz"):
+        bank.add(3, np.zeros(4, dtype=np.int16), float("nan"))
+    assert bank.get(3) is None  # nothing half-registered
+
+
+def test_rtx_store_refuses_bad_clips():
+    from soundscape.rg_rtx import RtxStore
+
+    store = RtxStore(None)
+    with pytest.raises(DataError, match="RTX: label"):
+        store.add("", "text")
+    with pytest.raises(DataError, match="RTX: l001.text"):
+        store.add("L001", None)
+    with pytest.raises(DataError, match="l001.header_volume"):
+        store.add("L001", "hi", header_volume=1.5)
+    with pytest.raises(DataError, match="l001.pcm"):
+        store.add("L001", "hi", np.zeros(3, dtype=np.float32))
+    assert store.find("L001") is None
+    clip = store.add("L001", "hi", np.zeros(3, dtype=np.int16), header_volume=np.int64(90))
+    assert store.find("l001") is clip and clip.header_volume == 90
 
 
 def test_effect_bank_loads_toml_and_wav(tmp_path):
