@@ -241,3 +241,17 @@ def test_script_arguments_are_checked_at_the_call(w, bad):
     assert w.rt.tasks.tasks == [] and w.playing() == []
     w.step(2)  # nothing half-made runs inside esper.process
     assert not w.ctx.events.where(event="error")
+
+
+def test_the_reset_flag_discards_the_remembered_slot_without_stopping_it(w):
+    src = w.obj(0, 100)
+    task = w.rt.script.AmbientSound(src, 2, 0, 0)
+    w.step(1)
+    assert task.slot == 6 and w.bank.channels[6].playing
+    w.rt.reset_flag = True  # as a periodic reset or a save restore leaves it
+    w.rt.tasks.run(1)  # non-zero elapsed, but the flag is set
+    assert task.slot == 7  # the old slot was forgotten, not queried ...
+    assert w.bank.channels[6].playing  # ... and not stopped
+    w.rt.reset_flag = False
+    w.rt.tasks.run(1)
+    assert task.slot == 7 and len(starts(w, "rg.sfx.2")) == 2  # now it follows slot 7

@@ -195,10 +195,15 @@ def test_rope_with_small_q_or_far_plays_nothing(w):
     small = w.obj(0, 100)
     esper.add_component(small, RgRope(effects=(62, 62, 63), max_swing_speed=11))  # q = 2
     assert w.rt.engine.rope_update(small, -50) is None
+    three = w.obj(0, 100)
+    esper.add_component(three, RgRope(effects=(62, 62, 63), max_swing_speed=12))  # q = 3
+    assert w.rt.engine.rope_update(three, -2) is None  # below q
+    assert w.rt.engine.rope_update(three, 3) is not None  # q = 3 is the first that plays
+    assert starts(w)[-1]["sound"] == "rg.sfx.62"
     far = w.obj(0, 2295)
     esper.add_component(far, RgRope(effects=(62, 62, 63), max_swing_speed=40))
     assert w.rt.engine.rope_update(far, -50) is None
-    assert starts(w) == []
+    assert len(starts(w)) == 1
 
 
 @pytest.mark.parametrize("bad", [2.5, None, "40"])
