@@ -147,7 +147,7 @@ class DialogueTable:
         """Dialogue-record update: skip latch, then records in index order."""
         if self._skip_pressed(player_lockout):
             return
-        use_speech = self.rt.config.dialog_use_speech != 0
+        use_speech = self.rt.config.dialog_use_speech == 1  # as the speech starts test it
         for index, record in enumerate(self.records):
             if not record.active:
                 continue

@@ -161,6 +161,13 @@ def test_update_with_speech_disabled_counts_21_per_tick():
     assert w.playing() == []  # no audio without speech
 
 
+def test_speech_setting_other_than_one_runs_the_text_path():
+    w = make({"dialog_use_speech": 2})
+    task = w.rt.script.RTX(w.obj(0, 10), "T001")  # 210 -> expires after 10 updates
+    w.step(10)
+    assert w.playing() == [] and not w.rt.dialogue.records[task.record].active
+
+
 def test_update_stops_at_a_playing_sample_and_skips_sampleless_lines(w):
     table, cache = w.rt.dialogue, w.rt.rtx
     a, b, c = w.obj(0, 10), w.obj(0, 20), w.obj(0, 30)
