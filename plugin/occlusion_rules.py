@@ -17,13 +17,15 @@ NEAR_PLACE_SQ = 0.01
 """Before the first counted wall, hits within 0.1 of the place are ignored (0x529e3c)."""
 
 DOOR_GAP_FIRST = 2.0
-"""A door panel within 2 of the last panel does not count (0x529818)."""
+"""The first door panel within 2 of the place does not count (0x529818)."""
 
 DOOR_GAP_AFTER_FACING = 8.0
-"""...within 8 when the last panel faced the listener (0x52a740)."""
+"""A door panel within 8 of the panel before it, when that one faced, does not count
+(0x52a740)."""
 
 DOOR_TAKE_BACK_SQ = 9.0
-"""A facing panel within 3 (9 squared, 0x52a5b0) of the last counted one takes it back."""
+"""A facing panel within 3 (9 squared, 0x52a5b0) of the counted panel just before it
+takes that count back."""
 
 CACHE_TICKS = 12
 """Records recount their walls once every 12 ticks, staggered by their index mod 12."""
@@ -57,64 +59,63 @@ class OcclusionResult(NamedTuple):
 def count_walls(hits: Iterable[WallHit] | Iterable[tuple[float, int, int, float]]) -> int:
     """Count the walls between a sound and the listener (``OSiCalc_PositionAndVolume`` 0x511a00).
 
-    ``hits`` must be ordered from the place toward the listener. The rules, in
-    the seed's words and this port's reading (docs/divergences.md):
+    ``hits`` must be ordered from the place toward the listener. The seed's rules,
+    read as Bungie's ``OSiIsOccluded`` (``Oni_Sound2.c``) runs them:
 
-    * quads with any of the flags 0x8044800 are skipped;
-    * before the first counted wall, hits within 0.1 of the place are ignored;
-    * a quad without the door flag 0x1000000 counts one, and so does every quad
-      after the first such plain quad;
-    * the run of door panels from the first hit is one object: a panel "faces"
-      the listener when it is not two-sided (0x200) and its normal has a positive
-      dot with the direction to the listener. A panel that does not face counts,
-      unless it is within 2 of the last panel (within 8 when that last panel
-      faced). A panel that faces counts nothing, and when it lies within 3 of
-      the last counted panel it takes that count back (once);
-    * once a counted panel gave its object id (not -1), no later quad of that
-      id counts.
+    * quads with any of the flags 0x8044800 are skipped (the ray never sees them);
+    * while the count is 0, hits within 0.1 of the place are ignored;
+    * a quad without the door flag 0x1000000 counts one, and once one has, every
+      later quad counts one (the door run is over);
+    * a door panel before that: if a panel already gave its object id, a panel of
+      that id is ignored and one of another id counts one. Otherwise the panel
+      "faces" the listener when it is not two-sided (0x200) and its normal has a
+      positive dot with the direction to the listener; it is within reach when it
+      lies within 2 of the place (the first panel) or within 8 of the panel before
+      it when that one faced, and no other distance applies. A facing panel right
+      after a counted one, within 3 of it, takes that count back. A panel that
+      faces or is within reach counts nothing and gives its object id (not -1);
+      any other panel counts one.
 
     >>> count_walls([WallHit(1.0), WallHit(4.0)])
     2
     >>> door = WALL_DOOR_PANEL
     >>> count_walls([WallHit(5.0, door, facing_dot=-1.0), WallHit(5.2, door, facing_dot=1.0)])
     0
-    >>> count_walls([WallHit(0.05), WallHit(3.0)])
-    1
+    >>> count_walls([WallHit(0.05), WallHit(3.0)]), count_walls([WallHit(1.5, door)])
+    (1, 0)
     """
     count = 0
-    counted_any = False
-    plain_seen = False
-    last: float | None = None
+    door_run = True  # ``possibly_inside_furniture``: no plain quad has counted yet
+    inside_id = -1  # ``inside_object_tag``
+    last = 0.0  # the last point: the place itself before the first panel
+    last_is_place = True
     last_faced = False
-    last_counted: float | None = None
-    door_id = -1
+    last_counted = False  # ``lastpoint_was_collision``
     for distance, flags, object_id, facing_dot in hits:
         if flags & WALL_SKIPPED_FLAGS:
             continue
-        if not counted_any and distance * distance < NEAR_PLACE_SQ:
+        if count == 0 and distance * distance < NEAR_PLACE_SQ:
             continue
-        if door_id != -1 and object_id == door_id:
-            continue
-        if plain_seen or not flags & WALL_DOOR_PANEL:
-            plain_seen = True
+        if not door_run or not flags & WALL_DOOR_PANEL:
             count += 1
-            counted_any = True
+            door_run = False
             continue
-        faces = not flags & WALL_TWO_SIDED and facing_dot > 0.0
-        if faces:
-            if last_counted is not None and (distance - last_counted) ** 2 < DOOR_TAKE_BACK_SQ:
-                count -= 1
-                last_counted = None
-        else:
-            gap = DOOR_GAP_AFTER_FACING if last_faced else DOOR_GAP_FIRST
-            if last is None or abs(distance - last) >= gap:
+        if inside_id != -1:
+            if object_id != inside_id:
                 count += 1
-                counted_any = True
-                last_counted = distance
-                if object_id != -1:
-                    door_id = object_id
-        last = distance
-        last_faced = faces
+            continue
+        gap = DOOR_GAP_FIRST if last_is_place else DOOR_GAP_AFTER_FACING if last_faced else 0.0
+        near = (distance - last) ** 2 < gap * gap
+        faces = not flags & WALL_TWO_SIDED and facing_dot > 0.0
+        if last_counted and faces and (distance - last) ** 2 < DOOR_TAKE_BACK_SQ:
+            count -= 1
+        last, last_is_place, last_faced, last_counted = distance, False, faces, False
+        if faces or near:
+            if object_id != -1:
+                inside_id = object_id
+            continue
+        count += 1
+        last_counted = True
     return count
 
 

@@ -85,13 +85,24 @@ def test_hit_at_the_place_is_ignored() -> None:
     assert count_in_space(across(0.11)) == 1
 
 
-def test_door_of_several_panels_is_one_object() -> None:
-    # 5 counts; 5.5, 6.5 and 7.2 each lie within 2 of the panel before them.
-    panels = [across(x, DOOR) for x in (5.0, 5.5, 6.5, 7.2)]
-    assert count_in_space(*panels) == 1
-    # 10 is 2.8 beyond the last panel (7.2): a second count.
-    assert count_in_space(*panels, across(10.0, DOOR)) == 2
-    assert count_walls([WallHit(d, DOOR) for d in (5.0, 5.5, 6.5, 7.2, 9.0)]) == 1
+def test_a_solid_door_counts_once_and_its_other_panels_are_ignored() -> None:
+    # Door 7: in through a panel facing away (counts), out 4 beyond through one facing the
+    # listener (no take-back, it gives id 7): later panels of 7 are ignored, 8's count.
+    door = [across(5.0, DOOR, 7), across(9.0, DOOR, 7, TOWARD)]
+    assert count_in_space(*door) == 1
+    assert count_in_space(*door, across(12.0, DOOR, 7)) == 1
+    assert count_in_space(*door, across(12.0, DOOR, 7), across(14.0, DOOR, 8)) == 2
+    # a panel of another id counts even when it faces: no rules once inside an object
+    assert count_in_space(*door, across(12.0, DOOR, 8, TOWARD)) == 2
+
+
+def test_the_first_panel_within_two_of_the_place_counts_nothing_and_gives_its_id() -> None:
+    # OScOcclusion_SkipFurnitureSourceDist: the sound sits inside the object
+    assert count_walls([WallHit(1.9, DOOR)]) == 0
+    assert count_walls([WallHit(2.0, DOOR)]) == 1
+    assert count_in_space(across(1.5, DOOR, 7), across(6.0, DOOR, 7)) == 0
+    assert count_in_space(across(1.5, DOOR, 7), across(6.0, DOOR, 8)) == 1
+    assert count_in_space(across(1.5, DOOR), across(6.0, DOOR)) == 1  # no id: counts
 
 
 def test_panel_facing_the_listener_counts_nothing() -> None:
@@ -125,18 +136,28 @@ def test_spacing_is_eight_after_a_panel_that_faced() -> None:
     assert count_in_space(*thick) == 1
     assert count_in_space(*thick, across(16.9, DOOR)) == 1  # 7.9 after a facing panel
     assert count_in_space(*thick, across(17.1, DOOR)) == 2  # 8.1 after it
-    # Without a facing panel before it, 2 is enough.
-    assert count_in_space(across(5.0, DOOR), across(7.1, DOOR)) == 2
 
 
-def test_object_id_counts_once() -> None:
-    # The door's id 7: its back panel (facing, within 3) is skipped, not taken back.
-    assert count_in_space(across(5.0, DOOR, 7), across(6.0, DOOR, 7, TOWARD)) == 1
-    # Another panel of id 7 further on does not count; one of id 8 does.
-    assert count_in_space(across(5.0, DOOR, 7), across(10.0, DOOR, 7)) == 1
+def test_no_spacing_after_a_panel_that_counted() -> None:
+    # "within 2 (the first) or 8 (after one that faced)": no other distance applies
+    assert count_in_space(across(5.0, DOOR), across(5.5, DOOR)) == 2
+    assert count_walls([WallHit(d, DOOR) for d in (5.0, 5.5, 6.5, 7.2)]) == 4
+
+
+def test_object_id_is_given_by_a_panel_that_counts_nothing() -> None:
+    # The back panel (facing, within 3) takes the count back and gives id 7.
+    assert count_in_space(across(5.0, DOOR, 7), across(6.0, DOOR, 7, TOWARD)) == 0
+    assert count_in_space(across(5.0, DOOR, 7), across(6.0, DOOR, 7, TOWARD),
+                          across(8.0, DOOR, 7), across(12.0, DOOR, 9)) == 1
+    # A counted panel gives no id: a later panel of 7 counts too.
+    assert count_in_space(across(5.0, DOOR, 7), across(10.0, DOOR, 7)) == 2
     assert count_in_space(across(5.0, DOOR, 7), across(10.0, DOOR, 8)) == 2
-    # Without an id (-1) the far panel counts.
     assert count_in_space(across(5.0, DOOR), across(10.0, DOOR)) == 2
+
+
+def test_a_plain_quad_of_the_objects_id_still_counts() -> None:
+    # plain quads are tested before the object id
+    assert count_in_space(across(1.5, DOOR, 7), across(6.0, 0, 7)) == 1
 
 
 def test_quads_after_a_plain_wall_count_one_each() -> None:
@@ -146,7 +167,8 @@ def test_quads_after_a_plain_wall_count_one_each() -> None:
 
 
 def test_door_run_then_plain_wall() -> None:
-    assert count_in_space(across(5.0, DOOR), across(5.5, DOOR), across(6.0)) == 2
+    assert count_in_space(across(5.0, DOOR), across(5.5, DOOR), across(6.0)) == 3
+    assert count_in_space(across(1.0, DOOR), across(3.0)) == 1  # the near panel counts nothing
 
 
 def test_volume_rules() -> None:
