@@ -149,7 +149,7 @@ class EffectBank:
         source = str(path)
         try:
             doc = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as error:
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             raise DataError(source, None, None, f"cannot read: {error}") from None
         if "count" in doc:
             count = doc["count"]

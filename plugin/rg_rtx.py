@@ -10,14 +10,16 @@ and releases an unused one whose age is strictly less than the elapsed ticks.
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from soundscape.errors import DataError
 from soundscape.laws import redguard as law
-from soundscape.rg_effects import register_pcm
+from soundscape.rg_effects import read_wav_pcm, register_pcm
 
 if TYPE_CHECKING:
     from soundscape.rg_runtime import RedguardRuntime
@@ -111,6 +113,39 @@ class RtxStore:
         if pcm is not None and self.sounds is not None:
             register_pcm(self.sounds, clip.sound_name, pcm, bits, clip.sample_rate_hz)
         return clip
+
+    def load_toml(self, path: str | Path) -> None:
+        """Load ``[[line]]`` tables: ``label``, ``text``, optional ``file`` (an 8- or
+        16-bit PCM WAV, relative to the TOML file; its rate is the clip's) and
+        ``header_volume`` (the audio header byte 0x0C, default 100).
+
+        Raises:
+            DataError: naming the file, ``line[i]`` and the field.
+        """
+        path = Path(path)
+        source = str(path)
+        try:
+            doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+            raise DataError(source, None, None, f"cannot read: {error}") from None
+        lines = doc.get("line", [])
+        if not isinstance(lines, list):
+            raise DataError(source, None, "line", "must be an array of tables")
+        for position, entry in enumerate(lines):
+            record = f"line[{position}]"
+            if not isinstance(entry, dict):
+                raise DataError(source, record, None, "must be a table")
+            for key in ("label", "text"):
+                if not isinstance(entry.get(key), str):
+                    raise DataError(source, record, key, "must be a string")
+            pcm, rate = None, 22050
+            if "file" in entry:
+                pcm, rate = read_wav_pcm(path.parent / str(entry["file"]), source, record)
+            try:
+                self.add(entry["label"], entry["text"], pcm, sample_rate_hz=rate,
+                         header_volume=entry.get("header_volume", 100))
+            except DataError as error:
+                raise DataError(source, record, error.field, error.problem) from None
 
     def find(self, label: str) -> RtxClip | None:
         return self._clips.get(file_label(label))

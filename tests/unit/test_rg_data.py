@@ -142,3 +142,41 @@ def test_dialogue_menu_settings_floors():
     assert config.menu_capacity == 300 and config.text_width == 400
     assert config.traverse_delay == 1
     assert RgConfig(menu_traverse_delay=5).traverse_delay == 5
+
+
+def test_rtx_store_loads_toml_lines(tmp_path):
+    from soundscape.rg_rtx import RtxStore
+
+    write_wav(tmp_path / "l001.wav", np.array([5, -5, 7], dtype="<i2"), 11025, 2)
+    (tmp_path / "english.toml").write_text(
+        '[[line]]\nlabel = "L001"\ntext = "Greetings."\nfile = "l001.wav"\n'
+        'header_volume = 90\n'
+        '[[line]]\nlabel = "T001"\ntext = "Text only"\n'
+    )
+    store = RtxStore(SoundBank())
+    store.load_toml(tmp_path / "english.toml")
+    voiced = store.find("l001")
+    assert voiced.voiced and voiced.sample_rate_hz == 11025 and voiced.header_volume == 90
+    assert voiced.pcm.tolist() == [5, -5, 7] and voiced.duration_256() == (6 << 8) // 22050
+    assert not store.find("t001").voiced and store.find("T001").text == "Text only"
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ('[[line]]\ntext = "x"\n', r"line\[0\]\.label: must be a string"),
+        ('[[line]]\nlabel = "A"\ntext = 3\n', r"line\[0\]\.text"),
+        ('[[line]]\nlabel = "A"\ntext = "x"\nfile = "no.wav"\n', r"line\[0\]\.file"),
+        ('[[line]]\nlabel = "A"\ntext = "x"\nheader_volume = "y"\n',
+         r"line\[0\]\.header_volume"),
+        ("line = 2\n", "array of tables"),
+        ("[[line]\n", "cannot read"),
+    ],
+)
+def test_rtx_toml_errors_name_the_field(tmp_path, text, match):
+    from soundscape.rg_rtx import RtxStore
+
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(DataError, match=match):
+        RtxStore(None).load_toml(path)
