@@ -5,8 +5,9 @@ system directly. Each record is an esper entity with a ``PlacedAmbient`` (and,
 when placed, a ``Position`` and an ``Occluded`` the OCCLUSION phase fills).
 
 * Start: no place, the sound system's start without one (0x4823a0); a place in
-  hearing, started (0x4821f0) at the record's volume times the occlusion volume;
-  out of hearing, an ambient that plays once is dropped, another waits.
+  hearing, started (0x4821f0) at the record's volume times the occlusion volume
+  (a refused start waits and retries, play once or not); out of hearing, an
+  ambient that plays once is dropped, another waits.
 * Every tick (``OSiAmbient_Update`` 0x511f00): out of hearing, a playing one is
   set to volume 0 (``SSrAmbient_Update`` 0x4824a0) and stopped (0x481d90) unless
   it plays once; in hearing, a waiting one starts and a playing one's volume moves
@@ -115,8 +116,8 @@ class PlacedTable:
         in_hearing, occlusion = self.hearing(index, fresh=True)
         if in_hearing:
             self._start_sound(index, rec, rec.volume * occlusion)
-        if rec.sound_id < 0 and rec.play_once:
-            self._free(index, "out of hearing" if not in_hearing else "could not start")
+        elif rec.play_once:  # a play-once record in hearing whose start failed retries
+            self._free(index, "out of hearing")
             return None
         return index
 
@@ -204,9 +205,12 @@ class PlacedTable:
             ambients.update(rec.sound_id, (pos.x_m, pos.y_m, pos.z_m), rec.current_volume)
 
     def _out_of_hearing(self, index: int, rec: PlacedAmbient, pos: Position) -> None:
-        """Volume 0 (``SSrAmbient_Update``), then stopped (0x481d90) unless it plays once."""
+        """Volume 0 (``SSrAmbient_Update``), then stopped (0x481d90) unless it plays once.
+
+        The record keeps its volume (``OSiAmbient_Update`` returns before storing the
+        new one), so a play-once sound back in hearing slews on from where it was.
+        """
         ambients = self.sound.ambients
-        rec.current_volume = 0.0
         place: Vec3 | None = (pos.x_m, pos.y_m, pos.z_m)
         if not pos.is_finite():  # a NaN place keeps the ambient where it last was
             slot = ambients.by_id(rec.sound_id)

@@ -100,8 +100,10 @@ def test_out_of_hearing_a_looping_one_goes_silent_stops_and_waits(h):
     h.placed.update(index, (0.0, 0.0, 40.0))
     h.step(1)
     rec = h.placed.get(index)
-    assert rec.sound_id == -1 and rec.current_volume == 0.0
+    assert rec.sound_id == -1
     assert not h.oni.ambients.is_active(first)
+    cut = h.ctx.events.where(source="oni", event="stop")
+    assert [r["reason"] for r in cut] == ["out of hearing"]
     assert h.events("placed_wait")
     h.placed.update(index, (0.0, 0.0, 1.0))
     h.step(1)
@@ -121,6 +123,31 @@ def test_out_of_hearing_a_play_once_goes_silent_plays_on_and_goes_when_ended(h):
     assert h.events("placed_end")[-1]["reason"] == "ended"
     h.step(1)
     assert not esper.entity_exists(entity)
+
+
+def test_a_play_once_back_in_hearing_slews_on_from_its_old_volume(h):
+    # OSiAmbient_Update returns before storing the 0 it sent out of hearing
+    index = h.placed.start("speech", (0.0, 0.0, 1.0), volume=0.8)
+    sid = h.placed.get(index).sound_id
+    h.step(2)
+    h.placed.update(index, (0.0, 0.0, 40.0))
+    h.step(1)
+    assert h.oni.ambients.by_id(sid).volume == 0.0
+    assert h.placed.get(index).current_volume == pytest.approx(0.8)
+    h.placed.update(index, (0.0, 0.0, 1.0))
+    h.step(1)
+    assert h.oni.ambients.by_id(sid).volume == pytest.approx(0.8)
+
+
+def test_a_play_once_in_hearing_whose_start_is_refused_waits_and_retries(h):
+    playing = [h.oni.ambient_start("speech") for _ in range(3)]  # its threshold: 3
+    index = h.placed.start("speech", (0.0, 0.0, 1.0))
+    assert index is not None and h.placed.get(index).sound_id == -1
+    h.step(1)
+    assert h.placed.get(index).sound_id == -1  # still refused: it waits
+    h.oni.ambient_halt(playing[0])
+    h.step(1)
+    assert h.placed.get(index).sound_id > 0
 
 
 def test_speech_counts_as_playing_while_its_record_is_there(h):
