@@ -123,31 +123,37 @@ class RedguardRuntime:
         """``entity``'s emitter point by the seed's rules."""
         return emitter_position(entity, self.units_per_m)
 
-    def script_point(self, caller: int) -> EnginePoint | None:
-        """Where a script call on ``caller`` sounds from.
+    def script_curve(self, caller: int, off: int = 0) -> tuple[int, int, int] | None:
+        """(d, volume, pan) of a script sound on ``caller`` with offset ``off``.
 
-        The emitter point by the seed's rules; a code object (no world object, so
-        no ``Position``, or a plain id that is no entity) is heard at the listener;
-        None for a world object whose position is not finite.
+        From the caller's emitter point by the seed's rules. A code object (no
+        world object: no ``Position``, or a plain id that is no entity) is heard
+        at the listener, centred: (0, clamp(127 + off), 64). None for a world
+        object whose position is not finite.
         """
         point = self.emitter(caller)
         if point is not None:
-            return point
+            return self.measure(point, off)
         if esper.entity_exists(caller) and esper.has_component(caller, Position):
             return None
-        return self.listener
+        return 0, law.volume(0, off, self.config.sound_distance), law.PAN_CENTRE
 
     def distance_to_listener(self, point: EnginePoint) -> int:
         """Whole world units from the camera to ``point`` (``laws.redguard.distance``)."""
         lx, ly, lz = self.listener
         return law.distance(point[0] - lx, point[1] - ly, point[2] - lz)
 
-    def curve(self, point: EnginePoint, off: int = 0) -> tuple[int, int]:
-        """(volume 0..127, pan 1..127) of a sound at ``point`` with offset ``off``."""
+    def measure(self, point: EnginePoint, off: int = 0) -> tuple[int, int, int]:
+        """(d world units, volume 0..127, pan 1..127) of a sound at ``point``."""
         lx, ly, lz = self.listener
         dx, dz = point[0] - lx, point[2] - lz
         d = law.distance(dx, point[1] - ly, dz)
-        return law.volume(d, off, self.config.sound_distance), law.pan(dx, dz, self.yaw)
+        return d, law.volume(d, off, self.config.sound_distance), law.pan(dx, dz, self.yaw)
+
+    def curve(self, point: EnginePoint, off: int = 0) -> tuple[int, int]:
+        """(volume 0..127, pan 1..127) of a sound at ``point`` with offset ``off``."""
+        _d, volume, pan = self.measure(point, off)
+        return volume, pan
 
     # -- starting -------------------------------------------------------------
 

@@ -59,12 +59,12 @@ class ScriptCalls:
         effect, rate_offset, volume_offset = int_args("Sound", effect=effect,
                                                       rate_offset=rate_offset,
                                                       volume_offset=volume_offset)
-        point = self.rt.script_point(caller)
-        if point is None:
+        found = self.rt.script_curve(caller, volume_offset)
+        if found is None:
             self.rt.events.emit("redguard", "skip", sound=effect, owner=caller,
                                 reason="emitter position not finite", caller="Sound")
             return 0
-        volume, pan = self.rt.curve(point, volume_offset)
+        _d, volume, pan = found
         self.rt.start(effect, rate_offset, volume, pan, self._owner(caller, owner), caller="Sound")
         return 0
 

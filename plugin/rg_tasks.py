@@ -79,26 +79,24 @@ class AmbientTask(NativeTask):
         if self.elapsed(ticks) == 0 or rt.reset_flag:
             self.slot = None  # forgets the slot; nothing is stopped
         point = rt.emitter(self.caller)
-        if point is None:  # rare: a deleted caller, a code object or a NaN position
+        if point is not None:
+            d, volume, pan = rt.measure(point, self.volume_offset)
+        else:  # rare: a deleted caller, a code object or a NaN position
             if self.caller_entity and not esper.entity_exists(self.caller):
                 self.finish(rt, "object deleted")  # its task slots went with the object
                 return
-            point = rt.script_point(self.caller)
-        if point is None:  # a non-finite position: this update is skipped, nothing lost
-            if not self.nan_reported:
-                self.nan_reported = True
-                rt.events.emit("redguard", "skip", sound=self.effect, owner=self.owner,
-                               reason="emitter position not finite", caller="AmbientSound")
-            return
-        lx, ly, lz = rt.listener
-        dx, dz = point[0] - lx, point[2] - lz
-        d = law.distance(dx, point[1] - ly, dz)
+            found = rt.script_curve(self.caller, self.volume_offset)
+            if found is None:  # a non-finite position: this update is skipped, nothing lost
+                if not self.nan_reported:
+                    self.nan_reported = True
+                    rt.events.emit("redguard", "skip", sound=self.effect, owner=self.owner,
+                                   reason="emitter position not finite", caller="AmbientSound")
+                return
+            d, volume, pan = found
         if d > rt.radius:
             rt.stop_slot(self.slot, "ambient out of range")
             self.finish(rt, "out of range")
             return
-        volume = law.volume(d, self.volume_offset, rt.config.sound_distance)
-        pan = law.pan(dx, dz, rt.yaw)
         slot = self.slot
         if slot is not None and is_playing(rt.bank.channels[slot]):
             rt.set_slot_volume(slot, volume)

@@ -245,3 +245,17 @@ def test_a_nan_camera_keeps_the_last_good_sample(w):
     listener.heading_rad, position.x_m = 0.0, 0.0
     w.step(1)
     assert w.rt.yaw == 0
+
+
+def test_a_code_object_is_centred_whatever_the_camera_yaw(w):
+    esper.component_for_entity(w.listener, Listener).heading_rad = 3.14159265 / 4  # yaw 256
+    w.step(1)
+    assert w.rt.yaw == 256
+    code_object = esper.create_entity()
+    w.rt.script.Sound(code_object, 9, 0, -27)
+    ev = start_event(w, sound="rg.sfx.9")
+    assert ev["pan"] == 64 and ev["volume"] == 100
+    # an object standing exactly at the camera is not centred: heading 0 - yaw 256
+    at_camera = w.obj(0, 0)
+    w.rt.script.Sound(at_camera, 8, 0, 0)
+    assert start_event(w, sound="rg.sfx.8")["pan"] == law.pan_from_angle(2048 - 256) == 32
