@@ -12,7 +12,7 @@ Example:
     >>> import esper
     >>> from soundscape import Settings, SoundscapePlugin, synth
     >>> from soundscape.components import Listener, Position
-    >>> from soundscape.components.emitter import Emitter
+    >>> from soundscape.components.emitter import Emitter, check_distances
     >>> esper.switch_world("doctest-emitters")
     >>> plugin = SoundscapePlugin(Settings(backend="offline", features=("audio",))).install()
     >>> _ = synth.add_to(plugin.context.sounds, "hum", synth.tone(220, 1.0))
@@ -34,7 +34,7 @@ from typing import Any
 import esper
 
 from soundscape.channels import Handle
-from soundscape.components.emitter import Emitter
+from soundscape.components.emitter import Emitter, check_distances
 from soundscape.components.spatial import Listener, Position
 from soundscape.laws.modern import bearing_pan, inverse_distance
 
@@ -72,6 +72,19 @@ def spatialise(volume: float, position: tuple[float, float, float], min_m: float
     return volume * inverse_distance(distance, min_m, max_m), bearing_pan(dx, dz, heading)
 
 
+def finite_position(position: Any) -> tuple[float, float, float] | None:
+    """``position`` as three floats, or None unless it is three finite numbers.
+
+    >>> finite_position((1, 2, 3)), finite_position((0.0, float("nan"), 0.0))
+    ((1.0, 2.0, 3.0), None)
+    """
+    try:
+        x, y, z = (float(c) for c in position)
+    except (TypeError, ValueError):
+        return None
+    return (x, y, z) if math.isfinite(x + y + z) else None
+
+
 class EmitterService:
     """Starts, moves and stops emitter voices on the ``modern`` bank (``ctx.emitters``)."""
 
@@ -79,6 +92,7 @@ class EmitterService:
         self.ctx = ctx
         self.one_shots: list[OneShot] = []
         self.by_entity: dict[int, Handle] = {}
+        self._bad_positions: set[int] = set()
         ctx.emitters = self
 
     @property
@@ -88,15 +102,27 @@ class EmitterService:
     def play_at(self, sound: str, position: tuple[float, float, float], volume: float = 1.0,
                 *, min_distance_m: float = 1.0, max_distance_m: float = 50.0,
                 pitch: float = 1.0) -> Handle | None:
-        """Play ``sound`` once at ``position``; its handle, or None when it cannot start."""
+        """Play ``sound`` once at ``position``; its handle, or None when it cannot start.
+
+        None also for a position that is not three finite numbers (logged as an
+        ``emitters``/``bad_value`` event: a NaN from physics must not stop the
+        game). Distances that make no sense are a programming error: InputError.
+        """
+        check_distances(min_distance_m, max_distance_m, "play_at")
+        place = finite_position(position)
+        if place is None:
+            self.ctx.events.emit("emitters", "bad_value", sound=sound,
+                                 reason=f"play_at: position {position!r} is not finite: not played")
+            return None
+        position = place
         pose = listener_pose(self.ctx)
         gain, pan = spatialise(volume, position, min_distance_m, max_distance_m, pose)
         handle = self.bank.acquire(sound=sound)
         if handle is None or not self.bank.play(handle, sound, volume=gain, pan=pan,
-                                                pitch=pitch, position=tuple(position)):
+                                                pitch=pitch, position=position):
             return None
-        self.one_shots.append(OneShot(handle, tuple(position), float(volume),  # type: ignore[arg-type]
-                                      min_distance_m, max_distance_m))
+        self.one_shots.append(OneShot(handle, position, float(volume), min_distance_m,
+                                      max_distance_m))
         return handle
 
     def update(self) -> None:
@@ -106,7 +132,9 @@ class EmitterService:
         seen: set[int] = set()
         for ent, (emitter, pos) in esper.get_components(Emitter, Position):
             seen.add(ent)
+            self._check_position(ent, emitter, pos)
             self._update_emitter(ent, emitter, pos.as_tuple(), pose)
+        self._bad_positions &= seen
         for ent in [e for e in self.by_entity if e not in seen]:
             bank.stop(self.by_entity.pop(ent), reason="entity gone")
         alive = []
@@ -119,6 +147,15 @@ class EmitterService:
             bank.set_pan(shot.handle, pan)
             alive.append(shot)
         self.one_shots = alive
+
+    def _check_position(self, ent: int, emitter: Emitter, pos: Position) -> None:
+        """Log an emitter whose position turns non-finite, once until it is finite again."""
+        if pos.is_finite():
+            self._bad_positions.discard(ent)
+        elif ent not in self._bad_positions:
+            self._bad_positions.add(ent)
+            self.ctx.events.emit("emitters", "bad_value", sound=emitter.sound, entity=ent,
+                                 reason="non-finite Position: silenced until it is finite")
 
     def _update_emitter(self, ent: int, emitter: Emitter, position: tuple[float, float, float],
                         pose: tuple[tuple[float, float, float], float] | None) -> None:

@@ -22,6 +22,7 @@ import math
 
 import numpy as np
 
+from soundscape.errors import InputError
 from soundscape.mixer_store import SampleStore, Segment
 from soundscape.snapshot import Snapshot, VoiceKey, VoiceSpec
 
@@ -69,7 +70,9 @@ class Mixer:
                  max_voices: int = 64) -> None:
         self.sample_rate_hz = int(sample_rate_hz)
         self.block_frames = int(block_frames)
-        self.master_gain = 1.0
+        self._master_gain = 1.0
+        self.muted = False
+        """True: every block is silence (voices go on; unmuting resumes them in place)."""
         self.store = SampleStore()
         self._pending: Snapshot | None = None
         self._applied: Snapshot | None = None
@@ -86,6 +89,18 @@ class Mixer:
         self._set_rows([])
 
     # -- game thread -----------------------------------------------------------
+
+    @property
+    def master_gain(self) -> float:
+        """Linear gain on the whole output (1 by default), read at each block."""
+        return self._master_gain
+
+    @master_gain.setter
+    def master_gain(self, gain: float) -> None:
+        value = float(gain)
+        if not math.isfinite(value) or value < 0.0:
+            raise InputError(f"mixer.master_gain: {gain!r} is not a finite gain >= 0")
+        self._master_gain = value
 
     def publish(self, snapshot: Snapshot) -> None:
         """Hand the mixer a new snapshot (game thread): pack new sounds, swap the reference."""
@@ -356,8 +371,9 @@ class Mixer:
             acc[:] = 0.0
         if f < len(self._voices):
             self._mix_miles(acc, f, n)
-        if self.master_gain != 1.0:
-            acc *= np.float32(self.master_gain)
+        gain = 0.0 if self.muted else self._master_gain
+        if gain != 1.0:
+            acc *= np.float32(gain)
         out[:, 0] = acc[0]
         out[:, 1] = acc[1]
 

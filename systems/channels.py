@@ -20,17 +20,24 @@ from soundscape.system import SoundSystem
 def voice_bank(bank: Any) -> None:
     """Virtual banks: only the loudest ``real_voices`` playing channels are audible.
 
-    Loudness is the larger side gain; ties go to the lower channel index.
+    Loudness is the larger side gain; ties go to the lower channel index. A voice
+    that goes virtual is logged once as ``cull`` (with its loudness and rank), one
+    that comes back as ``restore``; a voice stays culled quietly while it is.
     """
     playing = [c for c in bank.channels if c.flags & PLAYING]
     limit = bank.real_voices
     if bank.policy != "virtual" or limit is None or len(playing) <= limit:
-        for channel in playing:
-            channel.audible = True
-        return
-    ranked = sorted(playing, key=lambda c: (-max(c.gain_left, c.gain_right), c.index))
+        ranked, limit = playing, len(playing)
+    else:
+        ranked = sorted(playing, key=lambda c: (-max(c.gain_left, c.gain_right), c.index))
     for rank, channel in enumerate(ranked):
-        channel.audible = rank < limit
+        audible = rank < limit
+        if audible != channel.audible:
+            bank.ctx.events.emit(bank.name, "restore" if audible else "cull",
+                                 sound=channel.sound, channel=channel.index,
+                                 gain=max(channel.gain_left, channel.gain_right), rank=rank,
+                                 real_voices=bank.real_voices)
+        channel.audible = audible
 
 
 class ChannelSystem(SoundSystem):

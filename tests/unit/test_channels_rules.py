@@ -7,7 +7,7 @@ import pytest
 
 from soundscape import Context, Settings
 from soundscape.channels import ChannelBank, ensure_bank
-from soundscape.components.channel import AMBIENT, LOCKED, ChannelKind
+from soundscape.components.channel import AMBIENT, LOCKED, ChannelFlags, ChannelKind
 from soundscape.sounds import SoundBank
 
 
@@ -70,6 +70,16 @@ def test_oni_rule_3_unlocked_quiet_channel():
     assert h.slot == 12
 
 
+def test_oni_rule_3_takes_the_first_quiet_unlocked_one_not_the_quietest():
+    bank = oni_bank(make_ctx())
+    fill(bank, ChannelKind.MONO, volume=0.8)
+    bank.channels[8].volume = 0.01
+    bank.channels[8].flags |= LOCKED  # quietest, but locked: rule 3 skips it
+    bank.channels[11].volume = 0.1
+    bank.channels[14].volume = 0.02  # quieter, but after 11
+    assert bank.acquire(kind=ChannelKind.MONO, priority=1).slot == 11
+
+
 def test_oni_rule_4_quietest_under_full_volume_taken_from_its_ambient():
     ctx = make_ctx()
     bank = oni_bank(ctx)
@@ -84,6 +94,15 @@ def test_oni_rule_4_quietest_under_full_volume_taken_from_its_ambient():
     assert stolen and stolen[0][1] == 13 and stolen[0][2] is True
     assert bank.get(stolen[0][0]) is None  # the ambient's old handle is stale now
     assert not bank.channels[13].locked
+
+
+def test_oni_rule_4_quietest_locked_or_not_first_on_a_tie():
+    bank = oni_bank(make_ctx())
+    fill(bank, ChannelKind.MONO, volume=0.9)  # none quiet (> 0.1)
+    bank.channels[8].flags |= LOCKED
+    bank.channels[8].volume = 0.3  # locked and quietest: taken all the same
+    bank.channels[12].volume = 0.3  # the same volume, later: not taken
+    assert bank.acquire(kind=ChannelKind.MONO, priority=1).slot == 8
 
 
 def test_oni_rule_4_nothing_when_all_at_full_volume():
@@ -106,9 +125,25 @@ def test_oni_priority_0_gets_only_a_free_channel():
 def test_oni_sound_plays_on_its_own_kind_only():
     bank = oni_bank(make_ctx())
     fill(bank, ChannelKind.STEREO, volume=1.0, lock=True)
-    h = bank.acquire(kind=ChannelKind.STEREO, priority=3)
-    assert h is None or bank.channels[h.slot].kind == ChannelKind.STEREO
-    assert bank.acquire(kind=ChannelKind.MONO).slot == 7  # mono channels are untouched
+    fill(bank, ChannelKind.MONO, volume=0.01)  # quiet, unlocked, but mono
+    assert bank.acquire(kind=ChannelKind.STEREO, priority=3) is None
+    bank.channels[3].volume = 0.5
+    assert bank.acquire(kind=ChannelKind.STEREO, priority=3).slot == 3
+
+
+def test_flags_stay_plain_ints_and_read_as_channel_flags():
+    bank = oni_bank(make_ctx())
+    h = bank.acquire(kind=ChannelKind.MONO, lock=True, ambient=True)
+    bank.play(h, "one_s", volume=1.0, loop=True, can_pan=True)
+    channel = bank.get(h)
+    assert type(channel.flags) is int
+    assert channel.flag_set == (ChannelFlags.PLAYING | ChannelFlags.LOOPING | ChannelFlags.LOCKED
+                                | ChannelFlags.CAN_PAN | ChannelFlags.AMBIENT)
+    channel.flags |= ChannelFlags.PAUSED  # a caller may still write the enum...
+    bank.advance(1)
+    assert channel.cursor_frames == 0.0  # ...and it is honoured (paused)
+    bank.stop(h)
+    assert type(channel.flags) is int and not channel.playing
 
 
 # --- Redguard -----------------------------------------------------------------------
