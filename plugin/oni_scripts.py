@@ -93,12 +93,13 @@ class Scripts:
         return True
 
     def sound_music_stop(self, name: str) -> bool:
-        """Stop the script ambient ``name`` (loops off: its segment ends, then its out)."""
+        """Stop the first script ambient ``name`` (loops off: its segment ends, then its
+        out). Its slot stays taken until the ambient has ended (``OSiScriptAmbient_Stop``
+        keeps the play id; the update frees it), so a second stop finds the same one."""
         i = self._find(name)
         if i is None:
             return False
         entry = self.slots[i]
-        self.slots[i] = None
         self.sound.emit("script_stop", sound=name, slot=i)
         return entry is not None and self.sound.ambients.stop(entry[1])
 

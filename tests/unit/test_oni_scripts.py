@@ -72,12 +72,14 @@ def test_music_stop_by_name_finishes_the_segment_then_plays_out(h):
     h.scripts.sound_music_start("mus_chase")
     h.step(40)  # in (30 ticks) done, base playing since 30
     assert h.scripts.sound_music_stop("mus_chase")
-    assert h.scripts.slots[0] is None
+    assert h.scripts.slots[0] == ("mus_chase", 1)  # held until the ambient ends
+    assert not h.scripts.sound_music_stop("mus_chase")  # found again: already stopping
     h.step(200)
     starts = [(r["tick"], r["sound"]) for r in h.ctx.events.where(source="oni", event="start")]
     assert starts == [(0, "mus_in"), (30, "mus"), (150, "mus_out")]
     assert [r["tick"] for r in h.events("ambient_end")] == [180]
     assert not h.scripts.sound_music_stop("mus_chase")
+    assert h.scripts.slots[0] is None  # the update freed it
 
 
 def test_music_volume_fades_by_name(h):
