@@ -5,7 +5,16 @@ from __future__ import annotations
 from soundscape.components.emitter import Emitter
 from soundscape.components.occlusion import Flyby, Occluded, Wall
 from soundscape.components.oni import OniCamera, OniPlayer, PlacedAmbient
+from soundscape.components.redguard import (
+    RgAnimation,
+    RgAttachment,
+    RgCombat,
+    RgLink,
+    RgObject,
+    RgRope,
+)
 from soundscape.components.spatial import Listener, Position
 
 __all__ = ["Emitter", "Flyby", "Listener", "Occluded", "OniCamera", "OniPlayer", "PlacedAmbient",
-           "Position", "Wall"]
+           "Position", "RgAnimation", "RgAttachment", "RgCombat", "RgLink", "RgObject", "RgRope",
+           "Wall"]
