@@ -148,21 +148,13 @@ class FlybyTable:
             self._play(record, point, listener)
 
     def _impulse_params(self, flyby: Flyby) -> tuple[float, float]:
-        """The impulse's far distance and minimum occlusion: the Oni database's, else the
-        component's own."""
+        """The impulse's far distance and minimum occlusion (``OSIm`` 0x30/0x6c): the Oni
+        database's record when the runtime knows the impulse, else the component's own."""
         oni = self.service.ctx.oni
-        lookup = getattr(oni, "impulse", None) if oni is not None else None
-        if callable(lookup):
-            try:
-                impulse: Any = lookup(flyby.impulse)
-            except (KeyError, LookupError, ValueError):
-                impulse = None
-            if impulse is not None:
-                far = _first_attr(impulse, ("far", "max_distance", "far_distance", "distance_max"))
-                min_occ = _first_attr(impulse, ("min_occlusion", "minimum_occlusion"))
-                return (flyby.far if far is None else far,
-                        flyby.min_occlusion if min_occ is None else min_occ)
-        return (flyby.far, flyby.min_occlusion)
+        impulse: Any = oni.impulse(flyby.impulse) if oni is not None else None
+        if impulse is None:
+            return (flyby.far, flyby.min_occlusion)
+        return (float(impulse.far), float(impulse.min_occlusion))
 
     def _play(self, record: FlybyRecord, point: Vec3, listener: Vec3) -> None:
         flyby = record.flyby
@@ -238,11 +230,3 @@ class FlybyTable:
         if record.in_use and record.entity == entity:
             self._free(record, "died")
         return True
-
-
-def _first_attr(obj: object, names: tuple[str, ...]) -> float | None:
-    for name in names:
-        value = getattr(obj, name, None)
-        if isinstance(value, (int, float)):
-            return float(value)
-    return None

@@ -212,3 +212,20 @@ def test_path_and_trigger_are_kept_for_drawing() -> None:
     table.projectile_dies(entity)
     assert table.recent[-1].triggers == [trigger]
     plugin.uninstall()
+
+
+def test_the_oni_impulse_record_gives_the_far_distance_and_min_occlusion() -> None:
+    # with the Oni runtime, the impulse's own far (5: heard to 15) wins over the component's
+    plugin = SoundscapePlugin(Settings(seed=1, backend="none",
+                                       features=("occlusion", "oni"))).install()
+    plugin.context.oni.loads_toml('[impulses.mb_flyby]\ndistance = [1.0, 5.0]\n'
+                                  'min_occlusion = 0.9\n')
+    esper.create_entity(Listener(), Position(0.0, 1.5, 0.0))
+    esper.create_entity(Wall(-50.0, 1.0, 50.0, 1.0))
+    fly(plugin, [-10.0, 10.0], z=14.0, far=100.0)  # 14 m: within 15
+    fly(plugin, [-10.0, 10.0], z=16.0, far=100.0)  # 16 m: beyond 15
+    (heard,) = flybys(plugin)
+    assert heard["walls"] == 1 and heard["gain"] == 0.9  # max(0.9, 0.8 - 1/12)
+    assert [r["pos"][2] for r in plugin.events.where(source="flyby",
+                                                     event="out_of_hearing")] == [16.0]
+    plugin.uninstall()
