@@ -1,10 +1,11 @@
-"""Ambient slots and their state machine (``SSrAmbient_*``, seed 001 "Ambients").
+"""Ambient slots: ``SSrAmbient_Start`` / ``Stop`` / ``Update`` (seed 001 "Ambients").
 
 ``SSrAmbient_Start`` 0x4821f0 takes one of 16 slots and runs the slot's state
 machine (0x480c20), which also runs every frame (phase SOUND_OBJECTS) and
 whenever one of its channels' sound ends (the bank's ``on_end``, phase CHANNELS):
 
-start -> in -> in wait -> base -> body -> end wait -> out -> out wait -> release.
+start -> in -> in wait -> base -> body -> end wait -> out -> out wait -> release
+(the stages are ``oni_machine.AmbientMachine``).
 
 Each slot keeps two ``Track``s (the channels of base 1 and base 2). A track's
 ``part_volume`` is the ambient's share of the channel volume (channel +0x44);
@@ -22,6 +23,7 @@ from soundscape.channels import Handle
 from soundscape.errors import InputError
 from soundscape.oni_data import Ambient
 from soundscape.oni_groups import group_kind
+from soundscape.oni_machine import AmbientMachine
 from soundscape.oni_slot import AmbientSlot, State, Track, fade_step
 
 if TYPE_CHECKING:
@@ -29,16 +31,15 @@ if TYPE_CHECKING:
 
 SLOTS = 16
 SCRIPT_PRIORITY = 3
-RETAKE_FADE_S = 0.5
-"""The re-take asks for a half-second fade to the ambient's volume."""
 MAX_PART_VOLUME = 2.0
 """``SSrAmbient_Update`` holds the channels' volume to 0..2."""
 
 Vec3 = tuple[float, float, float]
 
 
-class AmbientSlots:
-    """The 16 slots and their state machine, bound to one ``OniSound``."""
+class AmbientSlots(AmbientMachine):
+    """The 16 slots, ``SSrAmbient_Start``/``Stop``/``Update`` and the channel events,
+    bound to one ``OniSound``; the state machine itself is ``AmbientMachine``."""
 
     def __init__(self, sound: OniSound) -> None:
         self.sound = sound
@@ -171,139 +172,6 @@ class AmbientSlots:
         self.sound.emit("ambient_fade", sound=slot.ambient.name if slot.ambient else None,
                         id=slot.id, gain=target, time_s=time_s)
         return True
-
-    @staticmethod
-    def fade_track(track: Track, target: float, rate_per_tick: float) -> None:
-        """The channel fade: starts only when the target changes (the re-take quirk)."""
-        if target == track.fade_target:
-            return
-        track.fade_target, track.fade_rate, track.fading = target, rate_per_tick, True
-
-    # -- the state machine (0x480c20) ---------------------------------------------------
-
-    def _go(self, slot: AmbientSlot, state: State) -> None:
-        if slot.state != state:
-            self.sound.emit("ambient_state", sound=slot.ambient.name if slot.ambient else None,
-                            id=slot.id, slot=slot.index, old=slot.state.name, new=state.name)
-            slot.state = state
-
-    def run(self, slot: AmbientSlot) -> None:
-        """Run the slot's state machine until it waits."""
-        for _ in range(len(State) + 1):
-            before = slot.state
-            self._step(slot)
-            if slot.state == before or slot.state == State.FREE:
-                return
-
-    def _step(self, slot: AmbientSlot) -> None:
-        amb, tracks, snd = slot.ambient, slot.tracks, self.sound
-        if amb is None:
-            return
-        state = slot.state
-        if state == State.START:
-            self._start(slot, amb)
-        elif state == State.IN:
-            played = amb.in_group is not None and snd.play_track(slot, tracks[0], amb.in_group,
-                                                                 loop=False)
-            self._go(slot, State.IN_WAIT if played else State.BASE)
-        elif state == State.IN_WAIT:
-            if not snd.bank.is_playing(tracks[0].handle):
-                self._go(slot, State.BASE)
-        elif state == State.BASE:
-            self._base(slot, amb)
-        elif state == State.BODY:
-            self._body(slot, amb)
-        elif state == State.END_WAIT:
-            if not any(snd.bank.is_playing(t.handle) for t in tracks):
-                self._go(slot, State.OUT)
-        elif state == State.OUT:
-            snd.bank.release(tracks[1].handle)
-            tracks[1].handle = None
-            played = amb.out_group is not None and snd.play_track(slot, tracks[0], amb.out_group,
-                                                                  loop=False)
-            self._go(slot, State.OUT_WAIT if played else State.RELEASE)
-        elif state == State.OUT_WAIT:
-            if not snd.bank.is_playing(tracks[0].handle):
-                self._go(slot, State.RELEASE)
-        elif state == State.RELEASE:
-            self._release(slot, amb)
-
-    def _start(self, slot: AmbientSlot, amb: Ambient) -> None:
-        """Channels for base 1 (or the in, or the out group) and base 2, locked."""
-        first = amb.base1 or amb.in_group or amb.out_group
-        t1, t2 = slot.tracks
-        t1.handle = self.sound.acquire(slot, first) if first is not None else None
-        t2.handle = self.sound.acquire(slot, amb.base2) if amb.base2 is not None else None
-        if t1.handle is None and t2.handle is None:
-            if amb.detail is not None:
-                slot.details_only = True  # the first detail is due at once (time 0)
-                self._go(slot, State.BODY)
-            else:
-                self._go(slot, State.RELEASE)
-            return
-        self._go(slot, State.IN)
-
-    def _base(self, slot: AmbientSlot, amb: Ambient) -> None:
-        loop = not amb.play_once
-        for track in slot.tracks:
-            track.fade_target = track.part_volume = slot.volume
-            if track.group is not None and track.handle is not None:
-                self.sound.play_track(slot, track, track.group, loop=loop)
-        first = slot.tracks[0]
-        if first.draw is not None and slot.first_base_end_s is None and amb.base1 is not None:
-            length = self.sound.sound_seconds(first.draw)
-            slot.first_base_end_s = self.sound.ctx.clock.now_s + length
-        self._schedule_detail(slot, amb)
-        self._go(slot, State.BODY)
-
-    def _body(self, slot: AmbientSlot, amb: Ambient) -> None:
-        """``SSiPAUpdate_BodyPlaying``: lost channels taken again; end wait when nothing
-        plays; else the detail when its time has passed (``detail_time < now``)."""
-        snd = self.sound
-        for track in slot.tracks:
-            if track.lost and track.group is not None:
-                self._retake(slot, track)
-        # a lost base track will be taken again: it still counts as playing
-        has_channel = any(t.handle is not None or t.lost for t in slot.tracks)
-        if has_channel and not any(snd.bank.is_playing(t.handle) or (t.lost and t.group is not None)
-                                   for t in slot.tracks):
-            self._go(slot, State.END_WAIT)
-            return
-        if amb.detail is not None and slot.next_detail_tick < snd.ctx.clock.tick:
-            snd.play_detail(slot, amb)
-            self._schedule_detail(slot, amb)
-
-    def _retake(self, slot: AmbientSlot, track: Track) -> None:
-        """A lost channel is taken again at volume 0; the half-second fade to the ambient's
-        volume does not start (its target did not change), so it stays silent."""
-        if track.group is None:
-            return
-        handle = self.sound.acquire(slot, track.group)
-        if handle is None:
-            return
-        track.handle, track.lost = handle, False
-        track.part_volume = 0.0
-        self.sound.play_track(slot, track, track.group, loop=track.looping)
-        ticks = RETAKE_FADE_S * self.sound.ctx.clock.tick_hz
-        self.fade_track(track, slot.volume, abs(slot.volume - track.part_volume) / ticks)
-        self.sound.emit("ambient_retake", sound=slot.ambient.name if slot.ambient else None,
-                        id=slot.id, channel=handle.slot, gain=track.part_volume)
-
-    def _schedule_detail(self, slot: AmbientSlot, amb: Ambient) -> None:
-        """``SSiPAUpdate_CalcNextDetailTime``: now + ``(UUtUns32)(uniform(min, max) x 60)``."""
-        if amb.detail is None:
-            return
-        wait_s = self.sound.random.uniform(amb.detail_interval_min_s, amb.detail_interval_max_s)
-        ticks = max(int(wait_s * self.sound.ctx.clock.tick_hz), 0)
-        slot.next_detail_tick = self.sound.ctx.clock.tick + ticks
-
-    def _release(self, slot: AmbientSlot, amb: Ambient) -> None:
-        for track in slot.tracks:
-            self.sound.bank.release(track.handle)
-            track.handle = None
-        self.sound.emit("ambient_end", sound=amb.name, id=slot.id, slot=slot.index)
-        slot.state, slot.ambient = State.FREE, None
-        self.ids.pop(slot.id, None)
 
     # -- channel events ---------------------------------------------------------------
 
