@@ -175,7 +175,12 @@ class ChannelBank:
         return None
 
     def _choose_oni(self, priority: int, kind: ChannelKind) -> Channel | None:
-        """``SSiSoundChannels_GetChannelForPlay`` 0x47fab0, on channels of ``kind``."""
+        """``SSiSoundChannels_GetChannelForPlay`` 0x47fab0, on channels of ``kind``.
+
+        Volumes compare as the channel's whole product (its ``volume`` times the
+        bank's overall volume, which the ``oni`` law multiplies in): 0.1 or less
+        is quiet, under 1 is under full volume.
+        """
         own_kind = [c for c in self.channels if c.kind == kind]
         for channel in own_kind:
             if not channel.flags & (LOCKED | PLAYING):
@@ -185,12 +190,13 @@ class ChannelBank:
         for channel in own_kind:
             if not channel.flags & LOCKED and channel.priority < priority:
                 return channel
+        overall = self.overall_volume  # inside the product the seed calls the volume
         for channel in own_kind:
             if not channel.flags & LOCKED and channel.priority <= priority and (
-                channel.volume <= ONI_QUIET_VOLUME
+                channel.volume * overall <= ONI_QUIET_VOLUME
             ):
                 return channel
-        candidates = [c for c in own_kind if c.priority <= priority and c.volume < 1.0]
+        candidates = [c for c in own_kind if c.priority <= priority and c.volume * overall < 1.0]
         return min(candidates, key=lambda c: c.volume, default=None)
 
     # -- playing -------------------------------------------------------------

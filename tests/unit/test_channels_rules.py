@@ -96,6 +96,25 @@ def test_oni_rule_4_quietest_under_full_volume_taken_from_its_ambient():
     assert not bank.channels[13].locked
 
 
+def test_oni_rules_3_and_4_weigh_the_overall_volume_in():
+    bank = oni_bank(make_ctx())
+    fill(bank, ChannelKind.MONO, volume=1.0, lock=True)
+    bank.channels[10].flags &= ~LOCKED
+    bank.channels[10].volume = 0.15
+    assert bank.acquire(kind=ChannelKind.MONO, priority=1).slot == 10  # rule 4 (0.15 < 1)
+    fill(bank, ChannelKind.MONO, volume=1.0, lock=True)
+    assert bank.acquire(kind=ChannelKind.MONO, priority=1) is None  # all at full volume
+    bank.set_overall_volume(0.5, immediate=True)  # now every product is 0.5: under full
+    taken = bank.acquire(kind=ChannelKind.MONO, priority=1)
+    assert taken.slot == 7
+    bank.play(taken, "one_s", volume=1.0)
+    bank.channels[7].flags |= LOCKED
+    bank.channels[12].flags &= ~LOCKED
+    bank.channels[12].volume = 0.2  # 0.2 x 0.5 = 0.1: quiet (rule 3 takes it first)
+    bank.channels[9].volume = 0.15  # quieter but locked: rule 4 would have taken it
+    assert bank.acquire(kind=ChannelKind.MONO, priority=1).slot == 12
+
+
 def test_oni_rule_4_quietest_locked_or_not_first_on_a_tie():
     bank = oni_bank(make_ctx())
     fill(bank, ChannelKind.MONO, volume=0.9)  # none quiet (> 0.1)
