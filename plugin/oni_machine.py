@@ -112,33 +112,54 @@ class AmbientMachine:
         self._go(slot, State.BODY)
 
     def _body(self, slot: AmbientSlot, amb: Ambient) -> None:
-        """``SSiPAUpdate_BodyPlaying``: lost channels taken again; end wait when nothing
-        plays; else the detail when its time has passed (``detail_time < now``)."""
+        """``SSiPAUpdate_BodyPlaying``.
+
+        Which channels play is read first. A base track without a channel (lost to
+        the quietest-channel rule, or never had one) is taken again at volume 0; a
+        base channel that is not playing plays its group again unless the ambient
+        plays once. Then, with the flags read before the re-take: nothing was
+        playing, or (play once) base 1's sound has ended -> end wait. Else the
+        detail when its time has passed (``detail_time < now``).
+
+        So a lone base track that lost its channel is taken again, silent, and the
+        ambient ends after that sound (retail reads the channel as not playing).
+        """
         snd = self.sound
-        for track in slot.tracks:
-            if track.lost and track.group is not None:
+        if slot.details_only:  # ``SSiPAUpdate_DetailOnly``: details until a stop
+            self._detail(slot, amb)
+            return
+        was_playing = [snd.bank.is_playing(t.handle) for t in slot.tracks]
+        for track, playing in zip(slot.tracks, was_playing):
+            if track.group is None:
+                continue
+            if track.handle is None:
                 self._retake(slot, track)
-        # a lost base track will be taken again: it still counts as playing
-        has_channel = any(t.handle is not None or t.lost for t in slot.tracks)
-        if has_channel and not any(snd.bank.is_playing(t.handle) or (t.lost and t.group is not None)
-                                   for t in slot.tracks):
+            if track.handle is not None and not playing and not amb.play_once:
+                snd.play_track(slot, track, track.group, loop=track.looping)
+        first = slot.tracks[0]
+        if not any(was_playing) or (amb.play_once and first.group is not None
+                                    and first.handle is not None and not was_playing[0]):
             self._go(slot, State.END_WAIT)
             return
-        if amb.detail is not None and slot.next_detail_tick < snd.ctx.clock.tick:
-            snd.play_detail(slot, amb)
+        self._detail(slot, amb)
+
+    def _detail(self, slot: AmbientSlot, amb: Ambient) -> None:
+        """The detail when its time has passed (``detail_time < now``), then the next time."""
+        if amb.detail is not None and slot.next_detail_tick < self.sound.ctx.clock.tick:
+            self.sound.play_detail(slot, amb)
             self._schedule_detail(slot, amb)
 
     def _retake(self, slot: AmbientSlot, track: Track) -> None:
-        """A lost channel is taken again at volume 0; the half-second fade to the ambient's
-        volume does not start (its target did not change), so it stays silent."""
+        """``SSiPAUpdate_ReserveChannel`` at volume 0 (not looping), then
+        ``SSrAmbient_SetVolume(channel_volume, 0.5 s)``: the fade's target did not change,
+        so it never starts and the channel stays silent until the volume is set again."""
         if track.group is None:
             return
         handle = self.sound.acquire(slot, track.group)
         if handle is None:
             return
-        track.handle, track.lost = handle, False
+        track.handle, track.lost, track.looping = handle, False, False
         track.part_volume = 0.0
-        self.sound.play_track(slot, track, track.group, loop=track.looping)
         ticks = RETAKE_FADE_S * self.sound.ctx.clock.tick_hz
         self.fade_track(track, slot.volume, abs(slot.volume - track.part_volume) / ticks)
         self.sound.emit("ambient_retake", sound=slot.ambient.name if slot.ambient else None,

@@ -281,41 +281,63 @@ priority = 2
 """An impulse loud enough to steal the quietest (locked) mono channel."""
 
 
+def _steal_from_two(h, volume=0.95):
+    """Start ``two`` (two mono base tracks), fill the other mono channels at full volume
+    and let a priority-2 impulse (0.9) take the quietest: one of ``two``'s channels. The
+    re-take then takes the impulse's, the quietest under full volume."""
+    victim = h.oni.ambient_start("two", volume=volume)
+    _fill_mono_with_full_ambients(h, 7)
+    h.step(1)
+    slot = h.oni.ambients.by_id(victim)
+    handles = [t.handle for t in slot.tracks]
+    assert h.oni.play_impulse("bang", None)
+    (lost,) = [t for t in slot.tracks if t.lost]
+    return victim, slot, lost, handles[slot.tracks.index(lost)]
+
+
 def test_a_stolen_channel_is_taken_again_at_volume_zero_and_stays_silent():
     """The re-take quirk: the half-second fade to the ambient's volume never starts."""
+    h = OniHarness(BANG_TOML, SOUNDS)
+    victim, slot, lost, stolen = _steal_from_two(h)
+    assert h.events("ambient_lost")
+    h.step(1)  # body: the lost channel is taken again from the quieter impulse
+    retakes = h.events("ambient_retake")
+    assert len(retakes) == 1 and retakes[0]["channel"] == stolen.slot
+    channel = h.channel(lost.handle)
+    assert channel.playing and channel.locked and not channel.loop
+    h.step(120)  # the other track plays on, the re-taken one replays its group silently
+    assert slot.state.name == "BODY" and h.channel(lost.handle).playing
+    assert channel.volume == 0.0  # still silent: the fade did not start
+    assert lost.part_volume == 0.0
+    h.oni.ambient_update(victim, None, 0.95)  # the volume set again
+    h.step(1)
+    assert channel.volume == pytest.approx(0.95 * lost.draw.volume)
+
+
+def test_a_lone_base_track_taken_again_ends_after_that_sound():
+    # BodyPlaying reads both channels as not playing (the lost one is NULL): body stopping
     h = OniHarness(BANG_TOML, SOUNDS)
     victim = h.oni.ambient_start("looper", volume=0.5)
     _fill_mono_with_full_ambients(h, 8)
     h.step(1)
     slot = h.oni.ambients.by_id(victim)
-    stolen = slot.tracks[0].handle
-    # every mono channel is locked; the quietest (0.5) under full volume is taken
-    assert h.oni.play_impulse("bang", None)
-    assert slot.tracks[0].lost and h.events("ambient_lost")
-    h.step(1)  # body: the lost channel is taken again from the quieter impulse
-    retakes = h.events("ambient_retake")
-    assert len(retakes) == 1 and retakes[0]["channel"] == stolen.slot
-    channel = h.channel(slot.tracks[0].handle)
-    assert channel.playing and channel.locked
-    h.step(120)
-    assert channel.volume == 0.0  # still silent: the fade did not start
-    assert slot.tracks[0].part_volume == 0.0
-    h.oni.ambient_update(victim, None, 0.5)  # the volume set again
+    assert h.oni.play_impulse("bang", None) and slot.tracks[0].lost
     h.step(1)
-    assert channel.volume == pytest.approx(0.5 * slot.tracks[0].draw.volume)
+    assert h.events("ambient_retake") and slot.state.name == "END_WAIT"
+    assert h.channel(slot.tracks[0].handle).volume == 0.0  # silent to the end
+    h.step(100)  # b1 1 s or b2 1.5 s
+    assert not h.oni.ambients.is_active(victim)
 
 
 def test_a_fade_to_a_new_volume_does_reach_a_retaken_channel():
     h = OniHarness(BANG_TOML, SOUNDS)
-    victim = h.oni.ambient_start("looper", volume=0.5)
-    _fill_mono_with_full_ambients(h, 8)
+    victim, slot, lost, _stolen = _steal_from_two(h)
     h.step(1)
-    h.oni.play_impulse("bang", None)
-    h.step(1)
-    slot = h.oni.ambients.by_id(victim)
     assert h.oni.ambients.fade(victim, 0.6, 1.0)
-    h.step(60)
-    assert slot.tracks[0].part_volume == pytest.approx(0.6)
+    h.step(30)
+    assert 0.0 < lost.part_volume < 0.6
+    h.step(31)
+    assert lost.part_volume == pytest.approx(0.6)
 
 
 def test_fade_moves_by_its_rate_per_tick(h):
