@@ -129,7 +129,7 @@ class AmbientMachine:
             self._detail(slot, amb)
             return
         was_playing = [snd.bank.is_playing(t.handle) for t in slot.tracks]
-        for track, playing in zip(slot.tracks, was_playing):
+        for track, playing in zip(slot.tracks, was_playing, strict=True):
             if track.group is None:
                 continue
             if track.handle is None:
