@@ -9,11 +9,11 @@ Per block every voice is a row of a (voices, frames) matrix, filled with one
 rate copy frames; resampled voices interpolate linearly between two gathers
 with a fractional cursor that carries across blocks. Rows near a sound's end,
 a loop point or a delayed start are redone one by one (rare). Float profiles
-are then summed with per-side gains (``modern`` ramps from the previous gains
+are then summed with per-side gains in a fixed row order (``mixer_sum``: no
+BLAS, the same bytes on every machine; ``modern`` ramps from the previous gains
 across the block, so changes never click; ``ac``/``oni`` jump at the block
-boundary as DirectSound did). Redguard rows take the Miles integer path:
-``floor(floor(s a / 128) t / 128)`` per side on 16-bit sample units, exact in
-float32 because every intermediate is an integer below 2^24.
+boundary as DirectSound did). Redguard rows take the Miles integer path
+(``mixer_sum.mix_miles``).
 """
 
 from __future__ import annotations
@@ -24,12 +24,8 @@ import numpy as np
 
 from soundscape.errors import InputError
 from soundscape.mixer_store import SampleStore, Segment
+from soundscape.mixer_sum import Gains, gain_matrices, mix_miles, stereo_runs, weigh_all
 from soundscape.snapshot import Snapshot, VoiceKey, VoiceSpec
-
-MILES_FULL_SCALE = 32768.0
-_Gains = tuple[np.ndarray, list[tuple[int, int, np.ndarray]]]
-"""Float rows' gains: (2, rows) over the left/mono samples, and (lo, hi, (1, hi - lo))
-over the right samples of each run of stereo rows."""
 
 
 class _Voice:
@@ -43,17 +39,6 @@ class _Voice:
         self.cur_i, self.cur_f = int(whole), float(start - whole)
         self.g_left, self.g_right = spec.gain_left, spec.gain_right
         self.fate = "live"
-
-
-def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
-    """(start, end) of each run of True in ``flags``.
-
-    >>> _runs(np.array([False, True, True, False, True]))
-    [(1, 3), (4, 5)]
-    """
-    edges = np.diff(np.concatenate(([0], flags.astype(np.int8), [0])))
-    return list(zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist(),
-                    strict=True))
 
 
 class Mixer:
@@ -147,7 +132,7 @@ class Mixer:
         self._mono_mask = (~self._stereo).astype(np.float32)
         self._stereo_mask = self._stereo.astype(np.float32)
         # the float rows' stereo runs (own-rate stereo, resampled stereo), in row order
-        self._stereo_runs = [(lo, hi) for lo, hi in _runs(self._stereo[: self._n_float])]
+        self._stereo_runs = stereo_runs(self._stereo[: self._n_float])
         self._left = np.array([v.seg.left for v in voices], dtype=np.int64)
         self._delta = np.array([v.seg.right - v.seg.left for v in voices], dtype=np.int64)
         self._delta_col = self._delta[:, None]
@@ -169,7 +154,7 @@ class Mixer:
         self._ramping = bool(n) and bool(
             np.any(self._g0l != self._g1l) or np.any(self._g0r != self._g1r))
         self._has_dying = any(v.fate == "dying" for v in voices)
-        self._gains: _Gains | None = None
+        self._gains: Gains | None = None
         factors = [v.spec.miles or (0, 0, 0, 0) for v in voices[self._n_float:]]
         m = np.array(factors, dtype=np.float32).reshape(-1, 4)
         self._miles_a = m[:, :2] / np.float32(128.0)
@@ -377,63 +362,26 @@ class Mixer:
         out[:, 0] = acc[0]
         out[:, 1] = acc[1]
 
-    def _gain_matrices(self, gl: np.ndarray, gr: np.ndarray) -> _Gains:
-        """The float rows' gains: (left & mono-right over S_L, [(lo, hi, right gains
-        over S_R[lo:hi])] for each run of stereo rows)."""
-        f = self._n_float
-        mono = np.ascontiguousarray(np.stack([gl[:f], (gr * self._mono_mask)[:f]]))
-        stereo = [(lo, hi, np.ascontiguousarray(gr[None, lo:hi])) for lo, hi in self._stereo_runs]
-        return mono, stereo
-
-    @staticmethod
-    def _weigh(gains: np.ndarray, src: np.ndarray, n: int, out: np.ndarray) -> np.ndarray:
-        """out[k] = sum over rows i of gains[k, i] * src[i, :n], in row order.
-
-        ``np.einsum`` without ``optimize`` runs numpy's own loops (no BLAS): every
-        output sample is one multiply and one add per row, row after row, the same
-        bytes whatever the BLAS kernel, its threads or the CPU (a BLAS sgemm sums
-        in a kernel-dependent order and may fuse multiply-adds).
-        """
-        np.einsum("ki,ij->kj", gains, src[:, :n], out=out)
-        return out
-
-    def _weigh_all(self, gains: _Gains, n: int, out: np.ndarray) -> np.ndarray:
-        """out = (left, right) of the float rows under ``gains``: S_L first, then each
-        stereo run's S_R, always in that order."""
-        mono, stereo = gains
-        self._weigh(mono, self._sl[: self._n_float], n, out)
-        for lo, hi, row in stereo:  # mono rows' right side comes from their one channel
-            out[1] += self._weigh(row, self._sr[lo:hi], n, self._acc[4:5, :n])[0]
-        return out
-
     def _mix_float(self, acc: np.ndarray, f: int, n: int) -> None:
+        sl, sr, scratch = self._sl[:f], self._sr[:f], self._acc[4:5]
         if self._gains is None:
-            self._gains = self._gain_matrices(self._g0l, self._g0r)
-        self._weigh_all(self._gains, n, acc)
+            self._gains = gain_matrices(self._g0l, self._g0r, self._mono_mask,
+                                        self._stereo_runs, f)
+        weigh_all(self._gains, sl, sr, n, acc, scratch)
         if not self._ramping:
             return
-        change = self._weigh_all(
-            self._gain_matrices(self._g1l - self._g0l, self._g1r - self._g0r), n,
-            self._acc[2:4, :n])
+        deltas = gain_matrices(self._g1l - self._g0l, self._g1r - self._g0r, self._mono_mask,
+                               self._stereo_runs, f)
+        change = weigh_all(deltas, sl, sr, n, self._acc[2:4, :n], scratch)
         change *= self._ramp(n)
         acc += change
 
     def _mix_miles(self, acc: np.ndarray, f: int, n: int) -> None:
-        """Redguard rows: floor(floor(s a / 128) t / 128) per side, summed as integers."""
-        rows = slice(f, len(self._voices))
-        for row in range(f, len(self._voices)):  # a mono sample supplies both sides
-            if not self._stereo[row]:
-                self._sr[row, :n] = self._sl[row, :n]
-        for side, src in ((0, self._sl), (1, self._sr)):
-            tmp = self._t[rows, :n]
-            np.multiply(src[rows, :n], self._miles_a[:, side, None], out=tmp)
-            np.floor(tmp, out=tmp)
-            if self._miles_outer:
-                np.multiply(tmp, self._miles_t[:, side, None], out=tmp)
-                np.floor(tmp, out=tmp)
-            total = np.add.reduce(tmp, axis=0, out=self._acc[2, :n])
-            total *= np.float32(1.0 / MILES_FULL_SCALE)  # a power of two: exact
-            acc[side] += total
+        """Redguard rows through ``mixer_sum.mix_miles`` (the Miles integer path)."""
+        end = len(self._voices)
+        mix_miles(acc, self._sl[f:end, :n], self._sr[f:end, :n], self._stereo[f:end],
+                  self._miles_a, self._miles_t, self._miles_outer, self._t[f:end, :n],
+                  self._acc[2, :n])
 
     def _advance_rows(self, n: int, edges: bool) -> None:
         """Move every row's cursor on by ``n`` frames; ``edges``: some row met an end."""

@@ -44,15 +44,34 @@ def miles_table_value(index: int) -> int:
     return int(MILES_PAN_TABLE[min(max(int(index), 0), 127)])
 
 
-def redguard_gains(volume: float, pan: float, bits: int) -> tuple[float, float]:
-    """Linear side gains the Miles integer path amounts to (seed 002, "Mixer gain and pan law")."""
+def miles_factors(volume: float, pan: float, bits: int) -> tuple[int, int, int, int]:
+    """(a_left, a_right, t_left, t_right) of the Miles mixer for a sound of ``bits``.
+
+    A sample ``s`` (16-bit units) adds ``floor(floor(s a / 128) t / 128)`` to a
+    side (seed 002, "Mixer gain and pan law"): 16-bit PCM has ``a`` the scalar
+    coefficient and ``t`` 128; 8-bit PCM has ``a = v + 1`` (0 at v = 0) and ``t``
+    the pan table entry.
+
+    >>> miles_factors(127, 64, 16), miles_factors(100, 64, 8)
+    ((128, 128, 128, 128), (101, 101, 128, 128))
+    """
     v = miles_effective_volume(int(volume))
     p = min(max(int(pan), 0), 127)
     if bits == 8:
         a = v + 1 if v else 0
-        return (a * miles_table_value(127 - p) / 16384.0, a * miles_table_value(p) / 16384.0)
+        return a, a, miles_table_value(127 - p), miles_table_value(p)
     left, right = miles_coefficients(v, p)
-    return left / 128.0, right / 128.0
+    return left, right, 128, 128
+
+
+def redguard_gains(volume: float, pan: float, bits: int) -> tuple[float, float]:
+    """Linear side gains the Miles integer path amounts to: ``a t / 128^2`` a side.
+
+    >>> redguard_gains(127, 64, 16), redguard_gains(100, 0, 16)
+    ((1.0, 1.0), (0.78125, 0.0))
+    """
+    a_left, a_right, t_left, t_right = miles_factors(volume, pan, bits)
+    return a_left * t_left / 16384.0, a_right * t_right / 16384.0
 
 
 def playback_rate_hz(profile: str, channel: Channel) -> float:

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from soundscape.components.channel import PAUSED, PLAYING
-from soundscape.laws.redguard import miles_effective_volume
-from soundscape.profiles import miles_coefficients, miles_table_value
+from soundscape.profiles import miles_factors
 from soundscape.sounds import Sound
+
+__all__ = ["Snapshot", "VoiceKey", "VoiceSpec", "build_snapshot", "miles_factors"]
 
 VoiceKey = tuple[str, int, int]
 """(bank name, channel index, the channel's play serial): one start of one sound."""
@@ -49,21 +50,6 @@ class Snapshot:
     tick: int
     voices: tuple[VoiceSpec, ...]
     cuts: frozenset[VoiceKey]
-
-
-def miles_factors(volume: float, pan: float, bits: int) -> tuple[int, int, int, int]:
-    """(a_left, a_right, t_left, t_right) of the Miles mixer for a sound of ``bits``.
-
-    >>> miles_factors(127, 64, 16), miles_factors(100, 64, 8)
-    ((128, 128, 128, 128), (101, 101, 128, 128))
-    """
-    v = miles_effective_volume(int(volume))
-    p = min(max(int(pan), 0), 127)
-    if bits == 8:
-        a = v + 1 if v else 0
-        return a, a, miles_table_value(127 - p), miles_table_value(p)
-    left, right = miles_coefficients(v, p)
-    return left, right, 128, 128
 
 
 def build_snapshot(ctx: Any) -> Snapshot:

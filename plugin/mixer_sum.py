@@ -1,0 +1,97 @@
+"""The mixer's sums: voice rows times their side gains, added in a fixed order.
+
+Float rows (``ac``, ``oni``, ``modern``) are summed with ``np.einsum`` without
+``optimize``, which runs numpy's own loops and no BLAS: every output sample is
+one float32 multiply and one add per row, row after row. A BLAS sgemm sums in a
+kernel-dependent order and may fuse multiply-adds, so the same scene gave other
+bytes under another ``OPENBLAS_CORETYPE``; this order gives the same bytes on
+every CPU, BLAS kernel and thread count.
+
+Redguard rows take the Miles integer path of seed 002 ("Mixer gain and pan
+law"): ``floor(floor(s a / 128) t / 128)`` per side on 16-bit sample units,
+exact in float32 because every intermediate is an integer below 2^24.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+MILES_FULL_SCALE = 32768.0
+"""Miles sums are in signed 16-bit units; this brings them to -1..1."""
+
+Gains = tuple[np.ndarray, list[tuple[int, int, np.ndarray]]]
+"""Float rows' gains: (2, rows) over the left/mono samples, and (lo, hi, (1, hi - lo))
+over the right samples of each run of stereo rows."""
+
+
+def stereo_runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) of each run of True in ``flags``.
+
+    >>> stereo_runs(np.array([False, True, True, False, True]))
+    [(1, 3), (4, 5)]
+    """
+    edges = np.diff(np.concatenate(([0], flags.astype(np.int8), [0])))
+    return list(zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist(),
+                    strict=True))
+
+
+def gain_matrices(gl: np.ndarray, gr: np.ndarray, mono_mask: np.ndarray,
+                  runs: list[tuple[int, int]], rows: int) -> Gains:
+    """The first ``rows`` rows' gains: left, and right for mono rows (their one
+    channel), over S_L; the right gains of each stereo run over S_R."""
+    mono = np.ascontiguousarray(np.stack([gl[:rows], (gr * mono_mask)[:rows]]))
+    stereo = [(lo, hi, np.ascontiguousarray(gr[None, lo:hi])) for lo, hi in runs]
+    return mono, stereo
+
+
+def weigh(gains: np.ndarray, src: np.ndarray, n: int, out: np.ndarray) -> np.ndarray:
+    """out[k] = sum over rows i of gains[k, i] * src[i, :n], in row order (no BLAS).
+
+    >>> src = np.array([[1.0, 2.0], [3.0, 4.0]], dtype=np.float32)
+    >>> weigh(np.array([[1.0, 0.5]], dtype=np.float32), src, 2, np.zeros((1, 2), np.float32))
+    array([[2.5, 4. ]], dtype=float32)
+    """
+    np.einsum("ki,ij->kj", gains, src[:, :n], out=out)
+    return out
+
+
+def weigh_all(gains: Gains, sl: np.ndarray, sr: np.ndarray, n: int, out: np.ndarray,
+              scratch: np.ndarray) -> np.ndarray:
+    """out = (left, right) of the float rows ``sl``/``sr`` under ``gains``: S_L first,
+    then each stereo run's S_R, always in that order. ``scratch``: a (1, >= n) buffer."""
+    mono, stereo = gains
+    weigh(mono, sl, n, out)
+    for lo, hi, row in stereo:
+        out[1] += weigh(row, sr[lo:hi], n, scratch[:, :n])[0]
+    return out
+
+
+def mix_miles(acc: np.ndarray, sl: np.ndarray, sr: np.ndarray, stereo: np.ndarray,
+              a: np.ndarray, t: np.ndarray, outer: bool, tmp: np.ndarray,
+              total: np.ndarray) -> None:
+    """Add Redguard rows ``sl``/``sr`` (n frames each) to ``acc`` (2, n).
+
+    Per side ``floor(floor(s a / 128) t / 128)`` (``a``, ``t``: (rows, 2) already
+    divided by 128; ``outer`` False skips the t step when every t is 128), summed
+    as integers, then scaled by 1/32768 (a power of two: exact). A mono row
+    supplies both sides. ``tmp`` (rows, n) and ``total`` (n,) are scratch.
+
+    >>> acc = np.zeros((2, 1), np.float32)
+    >>> s = np.array([[1000.0]], np.float32)
+    >>> f = np.array([[100 / 128, 100 / 128]], np.float32)
+    >>> mix_miles(acc, s, s.copy(), np.array([False]), f, f * 0 + 1, False,
+    ...           np.zeros((1, 1), np.float32), np.zeros(1, np.float32))
+    >>> float(acc[0, 0] * 32768)  # floor(1000 x 100 / 128)
+    781.0
+    """
+    for row in np.flatnonzero(~stereo).tolist():
+        sr[row] = sl[row]
+    for side, src in ((0, sl), (1, sr)):
+        np.multiply(src, a[:, side, None], out=tmp)
+        np.floor(tmp, out=tmp)
+        if outer:
+            np.multiply(tmp, t[:, side, None], out=tmp)
+            np.floor(tmp, out=tmp)
+        np.add.reduce(tmp, axis=0, out=total)
+        total *= np.float32(1.0 / MILES_FULL_SCALE)
+        acc[side] += total
