@@ -81,7 +81,8 @@ def fade_step(track: Track, ticks: int) -> None:
     """Move the part volume toward the fade target by the rate times ``ticks``."""
     delta = track.fade_target - track.part_volume
     step = track.fade_rate * ticks
-    if abs(delta) <= step:
+    # Within a rounding error of the target counts as there (retail pins to the target).
+    if abs(delta) <= step * (1.0 + 1e-9):
         track.part_volume, track.fading = track.fade_target, False
     else:
         track.part_volume += step if delta > 0 else -step

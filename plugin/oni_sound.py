@@ -249,13 +249,24 @@ class OniSound:
                                    tag=tag)
 
     def ambient_stop(self, ambient_id: int | None) -> bool:
+        """``SSrAmbient_Stop``: loops off, the base ends, then the out sound."""
         return self.ambients.stop(ambient_id)
 
     def ambient_halt(self, ambient_id: int | None) -> bool:
+        """``SSrAmbient_Halt``: cut its channels and free the slot now."""
         return self.ambients.halt(ambient_id)
 
     def ambient_update(self, ambient_id: int | None, position: Vec3 | None, volume: float) -> bool:
+        """``SSrAmbient_Update``: a new place (None: none) and volume (held to 0..2)."""
         return self.ambients.update(ambient_id, position, volume)
+
+    def ambient_fade(self, ambient_id: int | None, volume: float, time_s: float) -> bool:
+        """``SSrAmbient_SetVolume``: fade to ``volume`` (held to 0..1) over ``time_s``."""
+        return self.ambients.fade(ambient_id, volume, time_s)
+
+    def ambient_playing(self, ambient_id: int | None) -> bool:
+        """Whether the ambient started as ``ambient_id`` is still in its slot."""
+        return self.ambients.is_active(ambient_id)
 
     # -- impulses (oni_impulses) ----------------------------------------------------------
 

@@ -364,6 +364,16 @@ def test_fade_target_is_held_to_0_1_and_zero_time_is_at_once(h):
     assert [t.part_volume for t in slot.tracks] == [0.0, 0.0]
 
 
+def test_the_service_wraps_fade_and_playing(h):
+    aid = h.oni.ambient_start("two", volume=1.0)
+    assert h.oni.ambient_playing(aid)
+    assert h.oni.ambient_fade(aid, 0.0, 0.5)
+    h.step(30)
+    assert [t.part_volume for t in h.oni.ambients.by_id(aid).tracks] == [0.0, 0.0]
+    assert h.oni.ambient_halt(aid) and not h.oni.ambient_playing(aid)
+    assert not h.oni.ambient_fade(aid, 1.0, 0.0)
+
+
 def test_fade_to_the_volume_already_asked_for_does_nothing(h):
     aid = h.oni.ambient_start("two", volume=0.8)
     slot = h.oni.ambients.by_id(aid)
