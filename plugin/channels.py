@@ -34,6 +34,7 @@ from soundscape.components.channel import (
     ChannelKind,
 )
 from soundscape.context import Context
+from soundscape.errors import SoundscapeError
 from soundscape.profiles import playback_rate_hz
 
 POLICIES = ("oni", "redguard", "virtual")
@@ -216,16 +217,24 @@ class ChannelBank:
         can_pan: bool = False,
         offset_frames: float = 0.0,
     ) -> bool:
-        """Start ``sound`` on the handle's channel; False for a stale handle or a
-        missing sound (the bank logs a missing name once)."""
+        """Start ``sound`` on the handle's channel; False for a stale handle, a
+        missing sound or one that cannot be loaded (a corrupt file, a name outside
+        the sound root): the bank logs each such name once (``missing`` or
+        ``bad_sound`` with the error) and the channel stays as it was."""
         channel = self.get(handle)
         if channel is None:
             return False
-        data = self.ctx.sounds.get(sound) if self.ctx.sounds is not None else None
+        try:
+            data = self.ctx.sounds.get(sound) if self.ctx.sounds is not None else None
+            problem = None if data is not None else "missing"
+        except SoundscapeError as error:  # a corrupt file or a name escaping the root
+            data, problem = None, str(error)
         if data is None:
-            if sound not in self.missing_reported:
+            if sound not in self.missing_reported:  # once per name, like a missing one
                 self.missing_reported.add(sound)
-                self.ctx.events.emit(self.name, "missing", sound=sound, channel=channel.index)
+                event = "missing" if problem == "missing" else "bad_sound"
+                self.ctx.events.emit(self.name, event, sound=sound, channel=channel.index,
+                                     reason=problem)
             return False
         channel.sound, channel.effect, channel.position = sound, effect, position
         channel.volume, channel.pan, channel.pitch = float(volume), float(pan), float(pitch)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from soundscape.errors import InputError
+from soundscape.errors import InputError, SoundscapeError
 from soundscape.wav import read_wav
 
 
@@ -72,6 +72,9 @@ class SoundBank:
     def __init__(self, root: str | Path | None = None, events: Any = None) -> None:
         self._sounds: dict[str, Sound] = {}
         self.missing: set[str] = set()
+        self.refused: dict[str, SoundscapeError] = {}
+        """Names whose file is corrupt or that escape the root: the error, raised
+        again on every ``get`` without touching the disk."""
         self.root = Path(root).resolve() if root is not None else None
         self.events = events
         self.generation = 0
@@ -97,6 +100,7 @@ class SoundBank:
         sound = Sound(name, np.ascontiguousarray(array), int(sample_rate_hz), pcm, bits)
         self._sounds[name] = sound
         self.missing.discard(name)
+        self.refused.pop(name, None)
         self.generation += 1
         return sound
 
@@ -135,18 +139,26 @@ class SoundBank:
 
         None when it cannot be found: the name joins the negative cache (no
         further file look-ups) and is logged once as ``missing``. A name that
-        escapes the root raises ``InputError``; a corrupt file ``DataError``.
+        escapes the root raises ``InputError``; a corrupt file ``DataError``
+        (both remembered: later calls raise the same error without reading).
+        ``ChannelBank.play`` turns either into a logged, failed start.
         """
         sound = self._sounds.get(name)
         if sound is not None:
             return sound
         if name in self.missing:
             return None
+        refused = self.refused.get(name)
+        if refused is not None:
+            raise refused
         if self.root is not None:
             try:
                 return self.load(name)
             except FileNotFoundError:
                 pass
+            except SoundscapeError as error:  # corrupt, or escapes the root: cached too
+                self.refused[name] = error
+                raise
         self.missing.add(name)
         if self.events is not None:
             self.events.emit("sounds", "missing", sound=name)

@@ -120,3 +120,26 @@ def test_corrupt_file_in_bank_raises_data_error(tmp_path):
     (tmp_path / "cut.wav").write_bytes(encode_wav(RAMP, 8000, bits=16)[:30])
     with pytest.raises(DataError, match="cut.wav"):
         SoundBank(tmp_path).get("cut")
+
+
+def test_corrupt_file_is_read_once_and_a_channel_start_fails_cleanly(tmp_path):
+    from soundscape import Context, Settings
+    from soundscape.channels import ensure_bank
+
+    cut = tmp_path / "cut.wav"
+    cut.write_bytes(encode_wav(RAMP, 8000, bits=16)[:30])
+    ctx = Context.create(Settings(backend="none"))
+    ctx.sounds = SoundBank(tmp_path, events=ctx.events)
+    bank = ensure_bank(ctx, "fx", count=2, policy="redguard", profile="redguard")
+    for _attempt in range(3):
+        h = bank.acquire(sound="cut")
+        assert bank.play(h, "cut", volume=100, rate_hz=8000) is False
+        assert bank.play(h, "../outside", volume=100, rate_hz=8000) is False
+        cut.write_bytes(b"junk")  # never read: the name is refused from the cache
+    bad = ctx.events.where(event="bad_sound")
+    assert [r["sound"] for r in bad] == ["cut", "../outside"]  # once each
+    assert "cut.wav" in bad[0]["reason"] and "truncated" in bad[0]["reason"]
+    assert "escapes" in bad[1]["reason"]
+    assert not any(c.playing for c in bank.channels)
+    with pytest.raises(DataError, match="truncated"):
+        ctx.sounds.get("cut")  # the first error again
