@@ -124,6 +124,23 @@ def test_modern_profile_ramps_gain_changes_across_one_block():
     assert np.allclose(mixer.render(100)[:, 0], 1.0)
 
 
+def test_ramp_with_mono_and_stereo_voices_moves_each_side():
+    ones = np.ones(10_000, dtype=np.float32)
+    mono, stereo = sound("m", ones), sound("s", np.stack([ones, -ones], axis=1))
+    mixer = Mixer(RATE, 100)
+    publish(mixer, spec(mono, key=1, gl=0.5, gr=0.5, ramp=True),
+            spec(stereo, key=2, gl=0.25, gr=0.25, ramp=True))
+    mixer.render(100)
+    publish(mixer, spec(mono, key=1, gl=0.5, gr=0.1, ramp=True),
+            spec(stereo, key=2, gl=0.25, gr=0.75, ramp=True))
+    out = mixer.render(100)
+    ramp = np.arange(1, 101) / 100
+    assert np.allclose(out[:, 0], 0.75, atol=1e-6)  # no left gain moved
+    # right: mono 0.5 -> 0.1 of +1, stereo 0.25 -> 0.75 of -1
+    assert np.allclose(out[:, 1], (0.5 - 0.4 * ramp) - (0.25 + 0.5 * ramp), atol=1e-6)
+    assert np.allclose(mixer.render(100)[:, 1], 0.1 - 0.75, atol=1e-6)
+
+
 def test_retail_profiles_jump_at_the_block_boundary():
     snd = sound("one", np.ones(10_000, dtype=np.float32))
     mixer = Mixer(RATE, 100)
