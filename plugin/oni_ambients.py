@@ -67,11 +67,13 @@ class AmbientSlots(AmbientMachine):
     # -- SSrAmbient_Start / Stop / Update ------------------------------------------------
 
     def start(self, ambient: Ambient, *, priority: int | None = None, volume: float = 1.0,
-              position: Vec3 | None = None, tag: str = "", quiet: bool = False) -> int | None:
+              position: Vec3 | None = None, tag: str = "", quiet: bool = False,
+              near: float | None = None, far: float | None = None) -> int | None:
         """``SSrAmbient_Start`` 0x4821f0 (with a place) / 0x4823a0 (without one).
 
         Fails (None) when the ambient already plays ``threshold`` times, when no
-        slot is free, or when its start state found nothing to play. ``quiet``
+        slot is free, or when its start state found nothing to play. ``near`` and
+        ``far`` replace the ambient's distances for its tracks when it has a place. ``quiet``
         leaves a refusal out of the event log (a placed record retrying each tick).
         """
         snd = self.sound
@@ -95,6 +97,9 @@ class AmbientSlots(AmbientMachine):
         slot.priority = ambient.priority if priority is None else priority
         slot.volume = min(max(volume, 0.0), MAX_PART_VOLUME)
         slot.position, slot.tag = position, tag
+        placed = position is not None
+        slot.near = near if placed and near is not None else ambient.near
+        slot.far = far if placed and far is not None else ambient.far
         v = slot.volume
         slot.tracks = [Track(ambient.base1, part_volume=v, fade_target=v),
                        Track(ambient.base2, part_volume=v, fade_target=v)]

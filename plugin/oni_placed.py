@@ -229,7 +229,8 @@ class PlacedTable:
         pos = self.positions[index]
         rec.current_volume = min(max(volume, 0.0), 1.0)
         sound_id = snd.ambients.start(amb, volume=rec.current_volume, quiet=index in self.refused,
-                                      position=pos.as_tuple() if pos is not None else None)
+                                      position=pos.as_tuple() if pos is not None else None,
+                                      near=rec.near, far=rec.far)
         rec.sound_id = -1 if sound_id is None else sound_id
         if sound_id is None:
             if index not in self.refused:  # log the first refusal, not every retry

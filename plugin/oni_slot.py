@@ -58,6 +58,10 @@ class AmbientSlot:
     priority: int = 0
     volume: float = 1.0
     position: Vec3 | None = None
+    near: float = 0.0
+    far: float = 0.0
+    """The tracks' distances: the caller's with a place (a placed record's), else the
+    ambient's own (``SSrAmbient_Start``)."""
     tracks: list[Track] = field(default_factory=lambda: [Track(), Track()])
     next_detail_tick: int = -1
     """A detail plays on the first tick after this one (retail ``detail_time < now``);

@@ -171,7 +171,7 @@ class OniSound:
         amb = slot.ambient
         if amb is None or track.draw is None:
             return 0.0, 0
-        dist, pan = self.spatial(slot.position, amb.near, amb.far)
+        dist, pan = self.spatial(slot.position, slot.near, slot.far)
         volume = track.part_volume * dist * track.draw.volume * self.product_overall
         return volume, pan if amb.can_pan and slot.position is not None else 0
 

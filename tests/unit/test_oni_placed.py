@@ -58,6 +58,17 @@ def test_start_in_hearing_gets_position_occluded_and_its_distances(h):
     assert (rec.near, rec.far) == (5.0, 20.0)  # near is the ambient's own
     slot = h.oni.ambients.by_id(rec.sound_id)
     assert slot.volume == pytest.approx(0.8) and slot.position == (0.0, 0.0, 12.0)
+    # the record's distances are the playing ambient's: 12 m is sound distance 4 < 5
+    assert (slot.near, slot.far) == (5.0, 20.0)
+
+
+def test_the_records_distances_set_the_tracks_distance_volume(h):
+    # 30 m = sound distance 10: the ambient's own far (10) is silent, the record's 20 is not
+    index = h.placed.start("hum", (0.0, 0.0, 30.0), far=20.0)
+    h.step(1)
+    slot = h.oni.ambients.by_id(h.placed.get(index).sound_id)
+    channel = h.channel(slot.tracks[0].handle)
+    assert channel.volume == pytest.approx(slot.tracks[0].part_volume * (20 - 10) / (20 - 5))
 
 
 def test_out_of_hearing_a_play_once_is_dropped_and_another_waits(h):
