@@ -141,12 +141,22 @@ class PlacedTable:
         return True
 
     def stop(self, index: int) -> bool:
-        """Stop the record's ambient and free the record."""
+        """``OSrAmbient_Stop``: stop the record's ambient (its base ends, then its out
+        sound) and free the record."""
         rec = self._record(index)
         if rec is None:
             return False
         self.sound.ambients.stop(rec.sound_id)
         self._free(index, "stop")
+        return True
+
+    def halt(self, index: int) -> bool:
+        """``OSrAmbient_Halt``: cut the record's ambient at once and free the record."""
+        rec = self._record(index)
+        if rec is None:
+            return False
+        self.sound.ambients.halt(rec.sound_id, reason="placed halt")
+        self._free(index, "halt")
         return True
 
     def is_playing(self, index: int) -> bool:

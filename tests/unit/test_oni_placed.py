@@ -175,6 +175,15 @@ def test_stop_frees_the_record(h):
     assert not h.placed.stop(index)
 
 
+def test_halt_cuts_at_once_and_frees_the_record(h):
+    index = h.placed.start("hum", (0.0, 0.0, 1.0))
+    sid = h.placed.get(index).sound_id
+    assert h.placed.halt(index)
+    assert not h.oni.ambients.is_active(sid) and h.placed.get(index) is None
+    assert h.ctx.events.where(source="oni", event="stop")[0]["reason"] == "placed halt"
+    assert not h.placed.halt(index)
+
+
 def test_the_table_holds_1024_records(h):
     for _ in range(RECORDS):
         assert h.placed.start("hum", (0.0, 0.0, 200.0)) is not None  # all waiting
