@@ -10,8 +10,9 @@ timeline; the sync would pad or skip frames). The driver buffer is short
 32 KiB, 85 ms of float stereo) so voice changes are heard quickly.
 
 Driver preference: OpenAL, PulseAudio, XAudio2, DirectSound, then silent. It
-is written to ``pyglet.options['audio']`` only if ``pyglet.media`` has not been
-imported yet (this module imports ``pyglet.media`` only when a backend is made).
+is written to ``pyglet.options['audio']`` only if the game left pyglet's default
+there and ``pyglet.media`` has not been imported yet (this module imports
+``pyglet.media`` only when a backend is made): a game's own choice wins.
 With no device (the silent driver, no driver at all, or a driver that refuses
 the stream) the plugin logs exactly one ``mixer``/``warning`` event and keeps
 running; a render failure on the audio thread plays silence and is logged once
@@ -20,6 +21,7 @@ from the game thread.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from typing import Any
 
@@ -34,14 +36,28 @@ NO_SYNC_S = 1e9
 no timeline to keep up with, and the correction pads or skips frames (a click)."""
 
 
-def configure_pyglet_audio(preference: tuple[str, ...] = DRIVER_PREFERENCE) -> bool:
-    """Set ``pyglet.options['audio']`` unless ``pyglet.media`` is already imported.
+def pyglet_default_audio() -> tuple[str, ...]:
+    """pyglet's own default for ``options['audio']`` (its ``Options`` dataclass field)."""
+    import pyglet
 
-    Returns True when the preference was applied.
+    for field in dataclasses.fields(type(pyglet.options)):
+        if field.name == "audio" and isinstance(field.default, tuple):
+            return field.default
+    return ()
+
+
+def configure_pyglet_audio(preference: tuple[str, ...] = DRIVER_PREFERENCE) -> bool:
+    """Set ``pyglet.options['audio']`` to ``preference`` when nobody chose one.
+
+    The game's own choice wins: nothing changes once ``pyglet.media`` is imported
+    (the driver is chosen then) or when ``options['audio']`` is no longer
+    pyglet's default. Returns True when the preference was applied.
     """
     import pyglet
 
     if "pyglet.media" in sys.modules:
+        return False
+    if tuple(pyglet.options["audio"]) != pyglet_default_audio():
         return False
     pyglet.options["audio"] = tuple(preference)
     return True

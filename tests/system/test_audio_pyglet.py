@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from soundscape import Settings, SoundscapePlugin, synth
-from soundscape.backend_pyglet import BUFFER_S, _source_class, output_format
+from soundscape.backend_pyglet import BUFFER_S, DRIVER_PREFERENCE, _source_class, output_format
 from soundscape.errors import InputError
 from soundscape.mixer import Mixer
 from soundscape.snapshot import Snapshot, VoiceSpec
@@ -116,3 +116,23 @@ def test_mute_and_master_gain():
         with pytest.raises(InputError, match="master_gain"):
             mixer.master_gain = bad
     assert mixer.master_gain == 0.5
+
+
+def test_driver_preference_only_replaces_pyglet_default():
+    import subprocess
+    import sys
+
+    probe = (
+        "import pyglet, sys\n"
+        "from soundscape.backend_pyglet import DRIVER_PREFERENCE, configure_pyglet_audio\n"
+        "first = configure_pyglet_audio()\n"
+        "assert pyglet.options['audio'] == DRIVER_PREFERENCE, pyglet.options['audio']\n"
+        "pyglet.options['audio'] = ('pulse', 'silent')  # the game's own choice\n"
+        "assert configure_pyglet_audio() is False and pyglet.options['audio'][0] == 'pulse'\n"
+        "print(first)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
+    assert DRIVER_PREFERENCE == ("openal", "pulse", "xaudio2", "directsound", "silent")
