@@ -31,8 +31,8 @@ Example::
     alternate_threshold = 4
     alternate = "gunshot_far"
 
-Every value is checked; a bad one raises ``DataError`` naming the file, the
-record (``groups.mus_chase``) and the field.
+Every value is checked; a bad one, or a field a record does not have, raises
+``DataError`` naming the file, the record (``groups.mus_chase``) and the field.
 """
 
 from __future__ import annotations
@@ -73,6 +73,12 @@ class _Fields:
     def fail(self, field: str, problem: str) -> DataError:
         return DataError(self.source, self.record, field, problem)
 
+    def only(self, *known: str) -> None:
+        """Refuse a field this record does not have (a typo would silently do nothing)."""
+        unknown = sorted(set(self.table) - set(known))
+        if unknown:
+            raise self.fail(unknown[0], f"is not a field; known: {', '.join(known)}")
+
     def number(self, field: str, default: float) -> float:
         value = self.table.get(field, default)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -112,6 +118,7 @@ class _Fields:
 
 def _group(src: str, name: str, table: Any) -> Group:
     f = _Fields(src, f"groups.{name}", table)
+    f.only("channels", "volume", "pitch", "dont_repeat", "last", "permutations")
     channels = table.get("channels", 1) if isinstance(table, dict) else 1
     channels = {"mono": 1, "stereo": 2}.get(channels, channels) if isinstance(channels, str) \
         else channels
@@ -123,6 +130,7 @@ def _group(src: str, name: str, table: Any) -> Group:
     perms = []
     for i, p in enumerate(perms_raw):
         pf = _Fields(src, f"groups.{name}.permutations[{i}]", p)
+        pf.only("sound", "weight", "volume", "pitch")
         sound = pf.text("sound")
         if not sound:
             raise pf.fail("sound", "must name a sound")
@@ -135,6 +143,8 @@ def _group(src: str, name: str, table: Any) -> Group:
 
 def _ambient(src: str, name: str, table: Any) -> Ambient:
     f = _Fields(src, f"ambients.{name}", table)
+    f.only("priority", *_AMBIENT_FLAGS, "detail_range", "detail_interval_s", "distance",
+           *_GROUP_NAMES, "threshold", "min_occlusion")
     amb = Ambient(object_name(name), priority=f.integer("priority", 1, -(2**31)))
     for key, flag in _AMBIENT_FLAGS.items():
         if f.boolean(key):
@@ -151,11 +161,17 @@ def _ambient(src: str, name: str, table: Any) -> Ambient:
 
 def _impulse(src: str, name: str, table: Any) -> Impulse:
     f = _Fields(src, f"impulses.{name}", table)
+    f.only("group", "priority", "distance", "alternate_threshold", "alternate",
+           "impact_velocity", "min_occlusion", "max_volume_angle", "min_volume_angle",
+           "min_angle_attenuation")
     imp = Impulse(object_name(name), group_name=f.text("group"),
                   priority=f.integer("priority", 1, -(2**31)))
     imp.near, imp.far = f.pair("distance", (0.0, 0.0))
     imp.alternate_threshold = f.integer("alternate_threshold", 0)
     imp.alternate_name = f.text("alternate")
+    imp.max_volume_angle = f.number("max_volume_angle", 0.0)
+    imp.min_volume_angle = f.number("min_volume_angle", 0.0)
+    imp.min_angle_attenuation = f.number("min_angle_attenuation", 0.0)
     imp.impact_velocity = f.number("impact_velocity", 0.0)
     imp.min_occlusion = f.number("min_occlusion", 0.0)
     return imp

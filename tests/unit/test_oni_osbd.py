@@ -253,6 +253,10 @@ alternate = "imp"
     ('[ambients.a]\ndistance = [1.0]\n', "ambients.a.distance"),
     ('[ambients.a]\nplay_once = 1\n', "ambients.a.play_once"),
     ('[impulses.i]\nmin_occlusion = nan\n', "impulses.i.min_occlusion"),
+    ('[groups.g]\nvolum = 0.5\n', "groups.g.volum: is not a field"),
+    ('[groups.g]\npermutations = [{ sound = "a", wieght = 2 }]\n', r"\[0\].wieght"),
+    ('[ambients.a]\nbase = "g"\n', "ambients.a.base: is not a field"),
+    ('[impulses.i]\nalt = "j"\n', "impulses.i.alt: is not a field"),
     ('[sounds]\n', "unknown sections"),
     ('[groups\n', "not valid TOML"),
 ])
