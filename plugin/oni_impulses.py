@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from soundscape.errors import InputError
 from soundscape.oni_groups import draw_group
 
 if TYPE_CHECKING:
@@ -39,6 +40,8 @@ class Impulses:
         group plays nothing.
         """
         snd = self.sound
+        if not math.isfinite(volume):
+            raise InputError(f"impulse {name!r}: volume {volume!r} is not finite")
         imp = snd.db.impulses.get(name)
         if imp is None:
             snd.emit("missing_impulse", sound=name)

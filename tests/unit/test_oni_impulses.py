@@ -112,6 +112,14 @@ def test_missing_impulse_group_or_bad_place(h):
     assert h.events("impulse_bad_place")
 
 
+def test_a_nan_volume_is_refused_clearly(h):
+    from soundscape.errors import InputError
+
+    with pytest.raises(InputError, match="gun.*not finite"):
+        h.oni.play_impulse("gun", (0.0, 0.0, 1.0), float("nan"))
+    assert h.events("impulse") == []
+
+
 def test_impulse_record_names_far_and_min_occlusion(h):
     imp = h.oni.impulse("gun")
     assert (imp.near, imp.far, imp.min_occlusion) == (10.0, 30.0, 0.0)
