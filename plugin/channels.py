@@ -273,6 +273,21 @@ class ChannelBank:
                              reason=reason)
         return True
 
+    def pause(self, handle: Handle | None, paused: bool = True) -> bool:
+        """Hold (or with ``paused=False`` resume) the handle's sound where it is.
+
+        A paused channel keeps its sound and place (PAUSED, Oni's flag bit 0x10):
+        its cursor stands still in ``advance`` (a fade goes on) and the mixer
+        renders it silent; resuming goes on from the same frame. False for a stale
+        handle or a channel with nothing playing.
+        """
+        channel = self.get(handle)
+        if channel is None or not channel.playing:
+            return False
+        flags = int(channel.flags)
+        channel.flags = flags | PAUSED if paused else flags & ~PAUSED
+        return True
+
     def release(self, handle: Handle | None) -> None:
         """Unlock the handle's channel and drop its owner; a playing sound plays on."""
         channel = self.get(handle)

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from soundscape import Settings, SoundscapePlugin, synth
+from soundscape.components.channel import ChannelFlags
 from soundscape.components.emitter import Emitter
 from soundscape.components.spatial import Listener, Position
 from soundscape.emitters import play_at
@@ -196,3 +197,25 @@ def test_play_at_refuses_a_nan_position_and_bad_distances():
         Emitter("pop", min_distance_m=-1.0)
     handle = play_at(ctx, "pop", (0.0, 0.0, 3.0), max_distance_m=float("inf"))
     assert handle is not None and ctx.channels["modern"].get(handle).volume == pytest.approx(1 / 3)
+
+
+def test_pause_holds_a_voice_and_resume_goes_on_from_the_same_frame():
+    p = plugin(backend="offline")
+    ctx = p.context
+    ramp = np.linspace(0.0, 0.9, 48_000, dtype=np.float32)  # a level that tells the place
+    ctx.sounds.add("ramp", ramp, 48_000)
+    bank = ctx.channels["modern"]
+    h = bank.acquire()
+    bank.play(h, "ramp", volume=1.0, pan=-1.0)
+    for _ in range(10):
+        esper.process(1 / 60)
+    assert bank.pause(h) and ChannelFlags.PAUSED in bank.get(h).flag_set
+    for _ in range(5):
+        esper.process(1 / 60)
+    assert bank.get(h).cursor_frames == 8_000  # held
+    assert bank.pause(h, paused=False)
+    esper.process(1 / 60)
+    left = ctx.mixer.backend.audio()[:, 0]
+    assert not left[8_000:12_000].any()  # silent while paused
+    assert np.array_equal(left[12_000:12_800], ramp[8_000:8_800])  # on from the same frame
+    assert bank.pause(bank.handle(bank.channels[0])._replace(generation=99)) is False
