@@ -35,7 +35,7 @@ from soundscape.components.channel import (
 )
 from soundscape.context import Context
 from soundscape.errors import SoundscapeError
-from soundscape.profiles import playback_rate_hz
+from soundscape.profiles import held_rate_hz
 
 POLICIES = ("oni", "redguard", "virtual")
 ONI_QUIET_VOLUME = 0.1
@@ -346,8 +346,9 @@ class ChannelBank:
 
     def playback_rate_hz(self, channel: Channel) -> float:
         """Source frames a second: Oni's 22,050 x pitch buffer, Redguard's rate,
-        else the sound's own rate times the pitch (``profiles.playback_rate_hz``)."""
-        return playback_rate_hz(self.profile, channel)
+        else the sound's own rate times the pitch, held as the mixer holds it
+        (``profiles.held_rate_hz``: 0 for a negative or non-finite rate)."""
+        return held_rate_hz(self.profile, channel, self.ctx.settings.sample_rate_hz)
 
     def advance(self, ticks: int) -> None:
         """Move every playing channel on by ``ticks``: fades, cursors and ends.

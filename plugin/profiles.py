@@ -83,6 +83,27 @@ def playback_rate_hz(profile: str, channel: Channel) -> float:
     return channel.sample_rate_hz * channel.pitch
 
 
+def held_rate_hz(profile: str, channel: Channel, output_rate_hz: float) -> float:
+    """``playback_rate_hz`` held to what the mixer plays: 0 up to ``MAX_STEP`` x the
+    output rate; a NaN or infinite rate is 0 (the voice holds its place, silenced).
+
+    The channel bank moves its cursor by this same rate, so the game side and the
+    mixer agree on where a sound is and when it ends.
+
+    >>> from soundscape.components.channel import Channel
+    >>> held_rate_hz("oni", Channel("b", 0, pitch=-2.0), 48_000)
+    0.0
+    >>> held_rate_hz("oni", Channel("b", 0, pitch=float("nan")), 48_000)
+    0.0
+    >>> held_rate_hz("oni", Channel("b", 0, pitch=1e6), 48_000) == MAX_STEP * 48_000
+    True
+    """
+    rate = playback_rate_hz(profile, channel)
+    if not math.isfinite(rate):
+        return 0.0
+    return min(max(rate, 0.0), MAX_STEP * float(output_rate_hz))
+
+
 def apply_law(bank: Any, channel: Channel, output_rate_hz: int, bits: int = 16) -> bool:
     """Set ``channel.gain_left``, ``gain_right`` and ``step`` from its bank's profile law.
 
@@ -108,6 +129,5 @@ def apply_law(bank: Any, channel: Channel, output_rate_hz: int, bits: int = 16) 
         gains = equal_power(channel.volume, channel.pan)
     if gains is not None:
         channel.gain_left, channel.gain_right = gains[0] * overall, gains[1] * overall
-    rate = playback_rate_hz(profile, channel)
-    channel.step = min(max(rate, 0.0) / float(output_rate_hz), MAX_STEP)
+    channel.step = held_rate_hz(profile, channel, output_rate_hz) / float(output_rate_hz)
     return True

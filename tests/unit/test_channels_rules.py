@@ -283,3 +283,22 @@ def test_fade_out_of_a_fresh_sound_starts():
     bank.fade(h, 0.0, 0.1)
     bank.advance(2)
     assert bank.get(h).volume == pytest.approx(0.6)
+
+
+def test_a_nan_or_negative_pitch_holds_the_sound_where_it_is():
+    ctx = make_ctx()
+    bank = oni_bank(ctx)
+    h = bank.acquire(kind=ChannelKind.MONO)
+    bank.play(h, "one_s", volume=1.0)
+    chained = []
+    bank.on_end.append(lambda b, handle, ch, overshoot: chained.append(overshoot))
+    bank.advance(6)
+    assert bank.get(h).cursor_frames == pytest.approx(2205.0)
+    for pitch in (float("nan"), -1.0, float("inf")):
+        bank.set_pitch(h, pitch)
+        bank.advance(120)  # two seconds: the 1 s sound would have ended
+        assert bank.get(h).cursor_frames == pytest.approx(2205.0) and bank.get(h).playing
+    assert chained == []  # no end with a NaN overshoot handed to an owner
+    bank.set_pitch(h, 1.0)
+    bank.advance(60)
+    assert chained == [pytest.approx(2205.0)]
