@@ -3,7 +3,10 @@
 The demo's sounds are made here, so no binary asset is committed. Every helper
 is a pure function of its arguments: noise comes from a counter-based hash of
 ``(seed, index)`` (no global or library random state), so the same call gives
-the same bytes on every run and every numpy version.
+the same bytes on every run. The noise itself is integer arithmetic and the
+same everywhere; the shaping uses numpy's float64 ``exp``/``log``/``power``,
+whose SIMD kernels numpy picks by CPU (AVX-512 or not), so another CPU family
+may round a few samples differently in the last bit.
 
 >>> a = noise_bed(0.1, seed=3)
 >>> b = noise_bed(0.1, seed=3)
