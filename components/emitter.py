@@ -44,7 +44,8 @@ class Emitter:
                                     max_distance_m=40.0))
 
     Attributes:
-        sound: the sound's name in the sound bank.
+        sound: the sound's name in the sound bank (set another name to switch:
+            the old sound stops and the new one starts the next tick).
         volume: linear gain at or inside ``min_distance_m``.
         loop: repeat whole; a non-looping emitter plays once.
         min_distance_m: distance of full volume.

@@ -169,10 +169,15 @@ class EmitterService:
             return
         gain, pan = spatialise(emitter.volume, position, emitter.min_distance_m,
                                emitter.max_distance_m, pose)
-        if bank.is_playing(emitter.handle):
+        channel = bank.get(emitter.handle)
+        if channel is not None and channel.playing and channel.sound != emitter.sound:
+            bank.stop(emitter.handle, reason="sound changed")  # restarted below
+            emitter.handle, emitter.finished = None, False
+        elif channel is not None and channel.playing:
             bank.set_volume(emitter.handle, gain)
             bank.set_pan(emitter.handle, pan)
             bank.set_pitch(emitter.handle, emitter.pitch)
+            bank.set_position(emitter.handle, position)
             return
         if emitter.handle is not None and not emitter.loop:
             emitter.finished, emitter.handle = True, None  # a one-shot emitter ended

@@ -219,3 +219,25 @@ def test_pause_holds_a_voice_and_resume_goes_on_from_the_same_frame():
     assert not left[8_000:12_000].any()  # silent while paused
     assert np.array_equal(left[12_000:12_800], ramp[8_000:8_800])  # on from the same frame
     assert bank.pause(bank.handle(bank.channels[0])._replace(generation=99)) is False
+
+
+def test_emitter_switches_sound_and_follows_its_entity():
+    p = plugin(backend="offline")
+    ctx = p.context
+    synth.add_to(ctx.sounds, "a", synth.tone(300, 1.0))
+    synth.add_to(ctx.sounds, "b", synth.tone(500, 1.0))
+    esper.create_entity(Listener(), Position(0.0, 0.0, 0.0))
+    ent = esper.create_entity(Emitter("a"), Position(0.0, 0.0, 2.0))
+    esper.process(1 / 60)
+    bank = ctx.channels["modern"]
+    first = esper.component_for_entity(ent, Emitter).handle
+    assert bank.get(first).sound == "a"
+    esper.component_for_entity(ent, Position).z_m = 4.0
+    esper.process(1 / 60)
+    assert bank.get(first).position == (0.0, 0.0, 4.0)
+    esper.component_for_entity(ent, Emitter).sound = "b"
+    esper.process(1 / 60)
+    handle = esper.component_for_entity(ent, Emitter).handle
+    assert handle != first and bank.get(handle).sound == "b" and bank.get(handle).playing
+    assert ctx.events.where(event="stop", reason="sound changed", sound="a")
+    assert sum(c.playing for c in bank.channels) == 1
