@@ -16,6 +16,7 @@ since been given to another sound is stale and does nothing.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -316,13 +317,20 @@ class ChannelBank:
             channel.position = position
 
     def fade(self, handle: Handle | None, target: float, rate_per_tick: float) -> None:
-        """Oni volume fade (0x482000): move toward ``target`` by ``rate_per_tick``.
+        """Oni volume fade (0x482000, 0x481860): move toward ``target`` by ``rate_per_tick``
+        (a rate per sixtieth of a second: one tick of the 60 Hz clock).
 
         The fade starts only when the target changes: asking again for the target
-        already set leaves the volume where it is (the seed's re-take quirk).
+        already set leaves the volume where it is (the seed's re-take quirk). A
+        NaN or infinite target or rate is ignored (a ``bad_value`` event).
         """
         channel = self.get(handle)
         if channel is None or target == channel.fade_target:
+            return
+        if not (math.isfinite(target) and math.isfinite(rate_per_tick)):
+            self.ctx.events.emit(self.name, "bad_value", sound=channel.sound,
+                                 channel=channel.index,
+                                 reason=f"fade to {target!r} at {rate_per_tick!r}: ignored")
             return
         channel.fade_target = float(target)
         channel.fade_rate_per_tick = abs(float(rate_per_tick))

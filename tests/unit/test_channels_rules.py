@@ -302,3 +302,18 @@ def test_a_nan_or_negative_pitch_holds_the_sound_where_it_is():
     bank.set_pitch(h, 1.0)
     bank.advance(60)
     assert chained == [pytest.approx(2205.0)]
+
+
+def test_a_nan_fade_is_ignored_and_logged():
+    ctx = make_ctx()
+    bank = oni_bank(ctx)
+    h = bank.acquire(kind=ChannelKind.MONO)
+    bank.play(h, "one_s", volume=0.5, loop=True)
+    bank.fade(h, float("nan"), 0.1)
+    bank.fade(h, 0.0, float("inf"))
+    bank.advance(10)
+    assert bank.get(h).volume == 0.5 and not bank.get(h).fading
+    assert len(ctx.events.where(event="bad_value")) == 2
+    bank.fade(h, 0.0, 0.1)  # a good fade afterwards still starts
+    bank.advance(2)
+    assert bank.get(h).volume == pytest.approx(0.3)
