@@ -339,8 +339,12 @@ class ChannelBank:
     def set_overall_volume(self, target: float, *, immediate: bool = False) -> None:
         """Oni's overall volume (0x483bd0): slides to ``target`` by at most 0.05 a tick.
 
-        ``immediate`` sets it at once (a game's own master slider).
+        ``immediate`` sets it at once (a game's own master slider). The target is
+        held to 0..1; a NaN one is ignored (a ``bad_value`` event).
         """
+        if math.isnan(target):
+            self.ctx.events.emit(self.name, "bad_value", reason="overall volume NaN: ignored")
+            return
         self.overall_target = min(max(float(target), 0.0), 1.0)
         if immediate:
             self.overall_volume = self.overall_target

@@ -256,6 +256,18 @@ def test_overall_volume_slides_at_most_005_a_tick():
     assert bank.overall_volume == 0.0
 
 
+def test_overall_volume_target_is_held_to_0_1_and_nan_ignored():
+    ctx = make_ctx()
+    bank = oni_bank(ctx)
+    bank.set_overall_volume(float("nan"))
+    bank.set_overall_volume(float("inf"), immediate=True)
+    assert bank.overall_volume == 1.0 and bank.overall_target == 1.0
+    bank.set_overall_volume(-3.0)
+    bank.advance(100)
+    assert bank.overall_volume == 0.0
+    assert len(ctx.events.where(event="bad_value")) == 1
+
+
 def test_end_callback_can_chain_the_next_sound():
     ctx = make_ctx()
     bank = oni_bank(ctx)
