@@ -1,7 +1,7 @@
 """Channel banks: voice slots with the retail allocation policies.
 
 A ``ChannelBank`` owns ``count`` ``Channel`` components (one esper entity each)
-and hands them out by one of three policies:
+and hands them out by one of three policies (the rules: ``channel_rules``):
 
 * ``oni``: ``SSiSoundChannels_GetChannelForPlay`` 0x47fab0 (free; lower
   priority unlocked; quiet; quietest, taken from its ambient; priority 0 only
@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import esper
 
+from soundscape.channel_rules import free_channel, oni_channel, redguard_channel
 from soundscape.components.channel import (
     AMBIENT,
     CAN_PAN,
@@ -39,8 +40,6 @@ from soundscape.errors import SoundscapeError
 from soundscape.profiles import held_rate_hz
 
 POLICIES = ("oni", "redguard", "virtual")
-ONI_QUIET_VOLUME = 0.1
-"""Oni's third rule takes an unlocked channel at this volume or less."""
 OVERALL_SLIDE_PER_TICK = 0.05
 """Oni's overall volume moves to its target by at most this much a frame (0x483bd0)."""
 
@@ -163,43 +162,12 @@ class ChannelBank:
         return self.handle(channel)
 
     def _choose(self, priority: int, kind: ChannelKind, start_index: int) -> Channel | None:
+        """The channel the bank's policy gives (``soundscape.channel_rules``)."""
         if self.policy == "redguard":
-            return self._choose_redguard(start_index)
+            return redguard_channel(self.channels, start_index)
         if self.policy == "virtual":
-            free = next((c for c in self.channels if not c.flags & (PLAYING | LOCKED)), None)
-            return free or self._new_channel(kind)
-        return self._choose_oni(priority, kind)
-
-    def _choose_redguard(self, start_index: int) -> Channel | None:
-        for channel in self.channels[max(start_index, 0):]:
-            if not channel.flags & PLAYING:
-                return channel
-        return None
-
-    def _choose_oni(self, priority: int, kind: ChannelKind) -> Channel | None:
-        """``SSiSoundChannels_GetChannelForPlay`` 0x47fab0, on channels of ``kind``.
-
-        Volumes compare as the channel's whole product (its ``volume`` times the
-        bank's overall volume, which the ``oni`` law multiplies in): 0.1 or less
-        is quiet, under 1 is under full volume.
-        """
-        own_kind = [c for c in self.channels if c.kind == kind]
-        for channel in own_kind:
-            if not channel.flags & (LOCKED | PLAYING):
-                return channel
-        if priority <= 0:
-            return None  # ambient details only ever get a free channel
-        for channel in own_kind:
-            if not channel.flags & LOCKED and channel.priority < priority:
-                return channel
-        overall = self.overall_volume  # inside the product the seed calls the volume
-        for channel in own_kind:
-            if not channel.flags & LOCKED and channel.priority <= priority and (
-                channel.volume * overall <= ONI_QUIET_VOLUME
-            ):
-                return channel
-        candidates = [c for c in own_kind if c.priority <= priority and c.volume * overall < 1.0]
-        return min(candidates, key=lambda c: c.volume, default=None)
+            return free_channel(self.channels) or self._new_channel(kind)
+        return oni_channel(self.channels, priority, kind, self.overall_volume)
 
     # -- playing -------------------------------------------------------------
 
