@@ -9,14 +9,20 @@ import pkgutil
 import pytest
 
 import soundscape
+import soundscape.components
+import soundscape.systems
+
+# The folders map to separate import paths, so each mapped package is walked.
+PACKAGES = (soundscape, soundscape.components, soundscape.systems)
 
 
 def _modules() -> list[str]:
-    names = []
-    for info in pkgutil.walk_packages(soundscape.__path__, "soundscape."):
-        if ".demo_world" in info.name or info.name.endswith("backend_pyglet"):
-            continue  # opening windows and audio devices is the demo tests' job
-        names.append(info.name)
+    names = set()
+    for package in PACKAGES:
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if ".demo_world" in info.name or info.name.endswith("backend_pyglet"):
+                continue  # opening windows and audio devices is the demo tests' job
+            names.add(info.name)
     return sorted(names)
 
 
