@@ -7,6 +7,7 @@ import math
 
 import esper
 import pytest
+
 from soundscape import Clock, EventLog, Phase, Rng, Settings, SoundscapePlugin, phase_priority
 from soundscape.events import REQUIRED_FIELDS
 from soundscape.rng import MsvcRand
