@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import esper
 
@@ -85,6 +86,50 @@ class SoundscapePlugin:
     def events(self) -> EventLog:
         """The plugin's event log."""
         return self.context.events
+
+    def _service(self, feature: str) -> Any:
+        service = getattr(self.context, feature)
+        if service is None:
+            raise RuntimeError(
+                f"SoundscapePlugin: feature {feature!r} is not installed "
+                f"(Settings.features = {self.settings.features})"
+            )
+        return service
+
+    @property
+    def sounds(self) -> Any:
+        """The sound bank (``soundscape.sounds.SoundBank``): add or load sounds by name."""
+        return self._service("sounds")
+
+    @property
+    def channels(self) -> dict[str, Any]:
+        """The channel banks by name (``"ac"``, ``"oni"``, ``"redguard"``, ``"modern"``)."""
+        return self.context.channels
+
+    @property
+    def mixer(self) -> Any:
+        """The mixer and its output (backend ``offline`` or ``pyglet`` only)."""
+        return self._service("mixer")
+
+    @property
+    def ac(self) -> Any:
+        """The Asheron's Call terrain-ambient runtime (docs/ac.md)."""
+        return self._service("ac")
+
+    @property
+    def oni(self) -> Any:
+        """The Oni sound system: groups, ambients, impulses, scripts (docs/oni.md)."""
+        return self._service("oni")
+
+    @property
+    def occlusion(self) -> Any:
+        """Walls, occlusion queries and flybys (docs/oni.md)."""
+        return self._service("occlusion")
+
+    @property
+    def redguard(self) -> Any:
+        """The Redguard runtime: effects, script calls, tasks, dialogue (docs/redguard.md)."""
+        return self._service("redguard")
 
     def install(self) -> SoundscapePlugin:
         """Create the runtime services and add every processor to the current world.

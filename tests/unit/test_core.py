@@ -99,3 +99,13 @@ def test_settings_refuse_unknown_profiles_and_features():
         Settings(profile="doom")
     with pytest.raises(ValueError, match="features"):
         Settings(features=("ac", "quake"))
+
+
+def test_the_plugin_hands_out_each_installed_runtime_and_names_a_missing_one():
+    plugin = SoundscapePlugin(Settings(backend="none", features=("audio", "ac"))).install()
+    assert plugin.ac is plugin.context.ac
+    assert plugin.sounds is plugin.context.sounds
+    assert "ac" in plugin.channels
+    with pytest.raises(RuntimeError, match="'oni' is not installed"):
+        _ = plugin.oni
+    plugin.uninstall()
