@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-DEBS := libopenal1 libegl1 libegl-mesa0 libgl1-mesa-dri
+DEBS := libopenal1 libegl1 libegl-mesa0 libgl1-mesa-dri libgl1 libfontconfig1 libfreetype6 fonts-dejavu-core
 
 .PHONY: test demo bench lint deps clean
 
