@@ -14,7 +14,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # System libraries the tests and demo load (OpenAL for the real driver, EGL/Mesa
-# for headless drawing). Installed only when missing and only as root.
+# and libGL for headless drawing, fontconfig/freetype and a font for the overlay's
+# labels). Installed only when missing and only as root.
 deps:
 	@missing=""; for p in $(DEBS); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
