@@ -36,7 +36,6 @@ and the field.
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -52,6 +51,7 @@ from soundscape.ac_region import (
     validate_sound_desc,
 )
 from soundscape.ac_sound_types import parse_sound_type
+from soundscape.datafile import read_toml
 from soundscape.errors import DataError
 from soundscape.laws.ac import f32
 
@@ -229,12 +229,4 @@ def load_region(source: str | Path | Mapping[str, Any]) -> Region:
     if isinstance(source, Mapping):
         return region_from_dict(source)
     path = Path(source)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise DataError(str(path), None, None, f"cannot read: {error}") from error
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise DataError(str(path), None, None, f"malformed TOML: {error}") from error
-    return region_from_dict(doc, str(path), path.parent)
+    return region_from_dict(read_toml(path), str(path), path.parent)

@@ -38,10 +38,10 @@ Every value is checked; a bad one, or a field a record does not have, raises
 from __future__ import annotations
 
 import math
-import tomllib
 from pathlib import Path
 from typing import Any
 
+from soundscape.datafile import parse_toml
 from soundscape.errors import DataError
 from soundscape.oni_data import (
     DEFAULT_LAST,
@@ -180,10 +180,7 @@ def _impulse(src: str, name: str, table: Any) -> Impulse:
 def loads_toml(text: str, *, source: str = "<toml>",
                database: OniDatabase | None = None) -> OniDatabase:
     """Parse TOML text into a (resolved) database; ``source`` names it in errors."""
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise DataError(source, None, None, f"not valid TOML: {error}") from error
+    doc = parse_toml(text, source)
     db = database if database is not None else OniDatabase()
     for section, build in (("groups", _group), ("ambients", _ambient), ("impulses", _impulse)):
         tables = doc.get(section, {})
@@ -203,6 +200,6 @@ def load_toml(path: str | Path, *, database: OniDatabase | None = None) -> OniDa
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
-    except OSError as error:
+    except (OSError, UnicodeDecodeError) as error:
         raise DataError(str(p), None, None, f"cannot read: {error}") from error
     return loads_toml(text, source=str(p), database=database)

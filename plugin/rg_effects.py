@@ -14,15 +14,15 @@ built in code with ``add``.
 
 from __future__ import annotations
 
-import tomllib
-import wave
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from soundscape.datafile import read_toml
 from soundscape.errors import DataError
+from soundscape.wav import read_wav
 
 SFX_PREFIX = "rg.sfx."
 
@@ -147,10 +147,7 @@ class EffectBank:
         """Load ``[[effect]]`` tables from a TOML file; WAV paths are relative to it."""
         path = Path(path)
         source = str(path)
-        try:
-            doc = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-            raise DataError(source, None, None, f"cannot read: {error}") from None
+        doc = read_toml(path)
         if "count" in doc:
             count = doc["count"]
             if isinstance(count, bool) or not isinstance(count, int) or count < 0:
@@ -180,17 +177,16 @@ class EffectBank:
 
 
 def read_wav_pcm(path: Path, source: str, record: str) -> tuple[np.ndarray, int]:
-    """8- or 16-bit PCM frames of a WAV file (uint8 or int16) and its rate."""
+    """8- or 16-bit PCM frames of a WAV file (uint8 or int16; mono 1-D) and its rate.
+
+    Decoded by ``soundscape.wav`` (plain or extensible headers); the Miles path
+    needs the integer samples, so float or 24/32-bit files are refused.
+    """
     try:
-        with wave.open(str(path), "rb") as wav:
-            width, channels = wav.getsampwidth(), wav.getnchannels()
-            rate, raw = wav.getframerate(), wav.readframes(wav.getnframes())
-    except (OSError, wave.Error, EOFError) as error:
+        decoded = read_wav(path)
+    except DataError as error:
         raise DataError(source, record, "file", f"cannot read {path}: {error}") from None
-    if width not in (1, 2) or channels not in (1, 2):
+    if decoded.pcm is None:
         raise DataError(source, record, "file", f"{path}: only 8/16-bit mono or stereo PCM")
-    data = np.frombuffer(raw, dtype=np.uint8 if width == 1 else "<i2")
-    data = data.astype(np.uint8 if width == 1 else np.int16)
-    if channels == 2:
-        data = data.reshape(-1, 2)
-    return data, rate
+    pcm = decoded.pcm
+    return (pcm[:, 0] if pcm.shape[1] == 1 else pcm), decoded.sample_rate_hz

@@ -10,13 +10,13 @@ and releases an unused one whose age is strictly less than the elapsed ticks.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from soundscape.datafile import read_toml
 from soundscape.errors import DataError
 from soundscape.laws import redguard as law
 from soundscape.rg_effects import read_wav_pcm, register_pcm
@@ -124,10 +124,7 @@ class RtxStore:
         """
         path = Path(path)
         source = str(path)
-        try:
-            doc = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-            raise DataError(source, None, None, f"cannot read: {error}") from None
+        doc = read_toml(path)
         lines = doc.get("line", [])
         if not isinstance(lines, list):
             raise DataError(source, None, "line", "must be an array of tables")

@@ -258,7 +258,7 @@ alternate = "imp"
     ('[ambients.a]\nbase = "g"\n', "ambients.a.base: is not a field"),
     ('[impulses.i]\nalt = "j"\n', "impulses.i.alt: is not a field"),
     ('[sounds]\n', "unknown sections"),
-    ('[groups\n', "not valid TOML"),
+    ('[groups\n', "malformed TOML"),
 ])
 def test_toml_errors_name_the_record_and_field(text, where):
     with pytest.raises(DataError, match=where):

@@ -96,7 +96,7 @@ def test_effect_bank_loads_toml_and_wav(tmp_path):
         ('[[effect]]\nindex = "x"\nfile = "a.wav"\n', r"effect\[0\]\.index"),
         ('[[effect]]\nindex = 1\nfile = "nope.wav"\n', r"effect\[0\]\.file"),
         ("effect = 3\n", "array of tables"),
-        ("count = [\n", "cannot read"),
+        ("count = [\n", "malformed TOML"),
     ],
 )
 def test_effect_bank_toml_errors_name_the_field(tmp_path, text, match):
@@ -170,7 +170,7 @@ def test_rtx_store_loads_toml_lines(tmp_path):
         ('[[line]]\nlabel = "A"\ntext = "x"\nheader_volume = "y"\n',
          r"line\[0\]\.header_volume"),
         ("line = 2\n", "array of tables"),
-        ("[[line]\n", "cannot read"),
+        ("[[line]\n", "malformed TOML"),
     ],
 )
 def test_rtx_toml_errors_name_the_field(tmp_path, text, match):
