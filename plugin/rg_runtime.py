@@ -33,7 +33,6 @@ from soundscape.rg_engine_sounds import EngineSounds
 from soundscape.rg_maintenance import restore_saved_state, world_loop_entry, world_teardown
 from soundscape.rg_rtx import RtxCache, RtxStore
 from soundscape.rg_script import ScriptCalls
-from soundscape.rg_status import PLAYING_BIT, is_playing
 from soundscape.rg_surface import SurfaceRemap
 from soundscape.rg_tasks import TaskList
 
@@ -211,9 +210,8 @@ class RedguardRuntime:
             self.start_index = START_INDEX_SHARED
         volume = law.clamp(int(volume), 0, law.VOLUME_MAX)
         pan = law.clamp(int(pan), 0, law.VOLUME_MAX)
-        flag_and, playing = int.__and__, PLAYING_BIT
         for channel in self.bank.channels[max(index, 0):]:
-            if not flag_and(channel.flags, playing):  # is_playing, inlined: hot when full
+            if not channel.playing:
                 break
         else:
             # None idle: dropped, never stolen. Checked here first so a retrying
@@ -238,8 +236,8 @@ class RedguardRuntime:
 
     def slot_playing(self, slot: int | None) -> bool:
         """Miles status 4 (playing) of whatever sample ``slot`` holds now."""
-        return slot is not None and 0 <= slot < len(self.bank.channels) and is_playing(
-            self.bank.channels[slot])
+        channels = self.bank.channels
+        return slot is not None and 0 <= slot < len(channels) and channels[slot].playing
 
     def stop_slot(self, slot: int | None, reason: str = "stop") -> bool:
         """Stop the slot's current sample, whoever started it."""
@@ -284,7 +282,7 @@ class RedguardRuntime:
         """Stop the channels whose owner and requested effect match (None: any)."""
         stopped = 0
         for channel in self.bank.channels:
-            if not is_playing(channel):
+            if not channel.playing:
                 continue
             if owner is not None and channel.owner != owner:
                 continue

@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING
 import esper
 
 from soundscape.laws import redguard as law
-from soundscape.rg_status import is_playing
 
 if TYPE_CHECKING:
     from soundscape.rg_runtime import RedguardRuntime
@@ -98,7 +97,7 @@ class AmbientTask(NativeTask):
             self.finish(rt, "out of range")
             return
         slot = self.slot
-        if slot is not None and is_playing(rt.bank.channels[slot]):
+        if slot is not None and rt.bank.channels[slot].playing:
             rt.set_slot_volume(slot, volume)
             rt.set_slot_pan(slot, pan)
             return
