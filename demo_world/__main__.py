@@ -100,6 +100,9 @@ def run_headless_tour(args: argparse.Namespace) -> int:
 
 
 def run_window(args: argparse.Namespace) -> int:
+    from soundscape.demo_world.quiet_audio import quiet_audio_libraries
+
+    quiet_audio_libraries()  # before pyglet.media loads OpenAL
     from soundscape.demo_world.window import run_window as open_window
 
     open_window(seed=args.seed)

@@ -7,6 +7,7 @@ floors, and a marker at each sound object. Import after the pyglet options are s
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import pyglet
@@ -20,6 +21,10 @@ if TYPE_CHECKING:
 
 DIM = 0.45
 BACKGROUND = (12, 12, 16)
+PLAYER_COLOUR = (255, 255, 255)
+PLAYER_RADIUS_PX = 6.0
+NOSE_PX = 18.0
+"""The player's heading line (compass heading: 0 points up the screen, north)."""
 MARKERS: dict[str, tuple[int, int, int]] = {
     "waterfall": (120, 200, 255),
     "forge": (255, 110, 30),
@@ -56,11 +61,17 @@ class Scene:
              game.village.spot(name).as_xz())
             for name, colour in MARKERS.items()
         ]
+        # The player, drawn with or without the overlay (its magenta dot covers this one).
+        self._player = shapes.Circle(0, 0, PLAYER_RADIUS_PX, color=PLAYER_COLOUR,
+                                     batch=self.objects)
+        self._nose = shapes.Line(0, 0, 1, 1, thickness=3, color=PLAYER_COLOUR,
+                                 batch=self.objects)
         self._view: View | None = None
 
     def update(self, view: View) -> None:
         """Remember the camera; lay the shapes out again only when the scale changed."""
         previous, self._view = self._view, view
+        self._place_player(view)
         if previous is not None and previous.px_per_m == view.px_per_m:
             return
         size = 24.0 * view.px_per_m
@@ -73,6 +84,14 @@ class Scene:
             floor.height = (b.z1_m - b.z0_m) * view.px_per_m
         for star, (x, z) in self._markers:
             star.position = view.anchored(x, z)
+
+    def _place_player(self, view: View) -> None:
+        pos, heading = self.game.position, self.game.listener.heading_rad
+        x, y = view.anchored(pos.x_m, pos.z_m)
+        self._player.position = (x, y)
+        self._nose.position = (x, y)
+        self._nose.x2 = x + math.sin(heading) * NOSE_PX
+        self._nose.y2 = y + math.cos(heading) * NOSE_PX
 
     def draw_ground(self, window: object) -> None:
         """Terrain and building floors (under the overlay)."""

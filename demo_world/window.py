@@ -18,21 +18,32 @@ from soundscape.demo_world.render import Renderer
 ZOOM_RANGE = (0.3, 8.0)
 MOUSE_TURN_RAD_PER_PX = 0.006
 SLIDER_STEP = 0.1
+CAPTION = "soundscape demo: Asheron's Call land, Oni village, Redguard torch"
+HELP = ("WASD/arrows walk, Q/E or mouse turn, wheel zoom, F1 overlay, M mute, +/- ambient, "
+        "T torch, Esc quit")
+
+
+def sound_status(game: DemoGame) -> str:
+    """Which audio driver plays the mix ("no sound device" when pyglet fell back to silent)."""
+    backend = getattr(game.ctx.mixer, "backend", None)
+    driver = getattr(backend, "driver_name", None)
+    if driver is None:  # the offline or "none" backend: no device at all
+        return f"sound: {game.ctx.settings.backend} backend (no device)"
+    return "no sound device: silent" if driver == "silent" else f"sound: {driver}"
 
 
 class DemoWindow(pyglet.window.Window):
     """One window, one game; the game steps with the frame's real ``dt``."""
 
     def __init__(self, game: DemoGame, width: int = 1280, height: int = 800) -> None:
-        super().__init__(width, height, caption="soundscape demo", resizable=True)
+        super().__init__(width, height, caption=CAPTION, resizable=True)
         self.game = game
         self.keys = key.KeyStateHandler()
         self.push_handlers(self.keys)
         self.renderer = Renderer(game, self)
         self.px_per_m = 1.5
         self.muted = False
-        self.message = "WASD/arrows walk, Q/E or mouse turn, wheel zoom, F1 overlay, M mute, " \
-                       "+/- ambient, T torch, Esc quit"
+        self.message = f"{sound_status(game)}  |  {HELP}"
         pyglet.clock.schedule_interval(self.tick, 1 / 60)
 
     # -- input --------------------------------------------------------------------------
@@ -46,10 +57,13 @@ class DemoWindow(pyglet.window.Window):
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         ctx = self.game.ctx
         if symbol == key.ESCAPE:
-            self.close()
+            self.on_close()
             return True
         if symbol == key.F1:
-            self.renderer.overlay.visible = not self.renderer.overlay.visible
+            overlay = self.renderer.overlay
+            overlay.visible = not overlay.visible
+            self.message = "overlay on (F1 hides it)" if overlay.visible else \
+                "overlay off (F1 shows it)"
         elif symbol == key.M:
             self.muted = not self.muted
             if ctx.mixer is not None:
@@ -80,6 +94,7 @@ class DemoWindow(pyglet.window.Window):
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
         self.px_per_m = min(max(self.px_per_m * (1.15 ** scroll_y), ZOOM_RANGE[0]), ZOOM_RANGE[1])
+        self.message = f"zoom {self.px_per_m:.2f} px/m ({self.px_per_m * 24:.0f} px a land cell)"
 
     # -- frame --------------------------------------------------------------------------
 
@@ -99,6 +114,7 @@ class DemoWindow(pyglet.window.Window):
         self.renderer.draw(self.width, self.height, self.px_per_m, status)
 
     def on_close(self) -> None:
+        """Stop stepping the game, then close (Esc or the window manager's close button)."""
         pyglet.clock.unschedule(self.tick)
         super().on_close()
 

@@ -30,7 +30,7 @@ from typing import Any
 import pyglet
 from pyglet import shapes
 
-from soundscape.overlay_probe import Snapshot, probe
+from soundscape.overlay_probe import ChannelView, Snapshot, probe
 from soundscape.overlay_shapes import Pool, View, assign, find_window, translated
 from soundscape.overlay_style import (
     BEARING_COLOUR,
@@ -40,6 +40,7 @@ from soundscape.overlay_style import (
     PANEL_BACK,
     RAY_BLOCKED,
     RAY_CLEAR,
+    TAG_BACK,
     TRIGGER_COLOUR,
     VOLUME_COLOUR,
     WALL_COLOUR,
@@ -50,6 +51,12 @@ __all__ = ["Overlay", "View"]
 
 PANEL_WIDTH_PX = 300
 ROW_PX = 13
+SOUND_CHARS = 16
+"""A sound name longer than this is cut so it never runs into the volume bar."""
+VOLUME_X_PX = 178
+VOLUME_W_PX = 70
+PAN_X_PX = 272
+"""Panel columns (pixels from the panel's left edge): the volume bar, the pan tick's centre."""
 RGB = tuple[int, int, int]
 
 
@@ -73,7 +80,7 @@ class Overlay:
         self.cell_batch = pyglet.graphics.Batch()
         self.batch = pyglet.graphics.Batch()
         self.panel_batch = pyglet.graphics.Batch()
-        g = [pyglet.graphics.Group(order=i) for i in range(4)]
+        g = [pyglet.graphics.Group(order=i) for i in range(5)]
         cb, b, pb = self.cell_batch, self.batch, self.panel_batch
         self._cells = Pool(lambda: shapes.Rectangle(0, 0, 1, 1, batch=cb))
         self._walls = Pool(lambda: shapes.Line(0, 0, 1, 1, thickness=3, batch=b, group=g[0]))
@@ -81,13 +88,17 @@ class Overlay:
         self._arcs = Pool(lambda: shapes.Arc(0, 0, 1, angle=22.5, thickness=2, batch=b,
                                              group=g[1]))
         self._dots = Pool(lambda: shapes.Circle(0, 0, 1, batch=b, group=g[2]))
-        self._marks = Pool(lambda: pyglet.text.Label("", font_size=8, batch=b, group=g[3]))
+        # Wall counts: bold text on a dark tag, so a label over a line or a wall stays legible.
+        self._tags = Pool(lambda: shapes.Rectangle(0, 0, 1, 1, color=TAG_BACK, batch=b,
+                                                   group=g[3]))
+        self._marks = Pool(lambda: pyglet.text.Label("", font_size=10, weight="bold", batch=b,
+                                                     group=g[4]))
         self._back = shapes.Rectangle(0, 0, 1, 1, color=PANEL_BACK, batch=pb, group=g[0])
         self._bars = Pool(lambda: shapes.Rectangle(0, 0, 1, 1, batch=pb, group=g[1]))
         self._rows = Pool(lambda: pyglet.text.Label("", font_size=8, batch=pb, group=g[2]))
         self._cells_key: object = None
         self._walls_key: object = None
-        self._frame_pools = (self._lines, self._arcs, self._dots, self._marks)
+        self._frame_pools = (self._lines, self._arcs, self._dots, self._tags, self._marks)
 
     # -- frame --------------------------------------------------------------------------
 
@@ -175,9 +186,11 @@ class Overlay:
             self._line(self._lines, a, b, colour)
             self._dot(a, 4.0, colour)
             if ray.walls:
-                label = self._marks.take()
-                assign(label, text=str(ray.walls), x=(a[0] + b[0]) / 2 + 4,
-                       y=(a[1] + b[1]) / 2 + 4, color=(*colour, 255))
+                text = f"{ray.walls} wall{'s' if ray.walls > 1 else ''}"
+                x, y = (a[0] + b[0]) / 2 + 6, (a[1] + b[1]) / 2 + 6
+                assign(self._tags.take(), position=(x - 2, y - 3), width=7.5 * len(text) + 4,
+                       height=16)
+                assign(self._marks.take(), text=text, x=x, y=y, color=(*colour, 255))
 
     def _lay_flybys(self, view: View, snap: Snapshot) -> None:
         for flyby in snap.flybys:
@@ -210,32 +223,50 @@ class Overlay:
             return
         at = view.anchored(snap.listener.x_m, snap.listener.z_m)
         h = snap.listener.heading_rad
-        nose = (at[0] + math.sin(h) * 16.0, at[1] + math.cos(h) * 16.0)
-        self._line(self._lines, at, nose, (255, 255, 255), 2.0)
+        nose = (at[0] + math.sin(h) * 22.0, at[1] + math.cos(h) * 22.0)
+        self._line(self._lines, at, nose, (255, 255, 255), 3.0)
         self._dot(at, 7.0, LISTENER_COLOUR)
 
     # -- the channel panel (window pixels) ----------------------------------------------
 
+    def _panel_rows(self, snap: Snapshot) -> list[tuple[str, ChannelView | None]]:
+        """The panel's lines: a header, each playing channel, one ``n idle`` line a bank."""
+        lines: list[tuple[str, ChannelView | None]] = [("bank      ch pri sound", None)]
+        idle: dict[str, int] = {}
+        for row in snap.channels:
+            if row.playing:
+                sound = (row.sound or "-")[:SOUND_CHARS]
+                lines.append((f"{row.bank[:8]:<8}{row.index:>4} p{row.priority:<2}{sound}", row))
+            else:
+                idle[row.bank] = idle.get(row.bank, 0) + 1
+        lines.extend((f"{bank[:8]:<8} {count} idle", None) for bank, count in idle.items())
+        return lines
+
     def _lay_panel(self, view: View, snap: Snapshot) -> None:
         self._bars.begin()
         self._rows.begin()
-        rows = snap.channels if self.show_panel else []
+        lines = self._panel_rows(snap) if self.show_panel and snap.channels else []
         left = view.width_px - PANEL_WIDTH_PX
-        height = min(len(rows) * ROW_PX + 6, view.height_px)
+        height = min(len(lines) * ROW_PX + 6, view.height_px)
         assign(self._back, position=(left, view.height_px - height), width=PANEL_WIDTH_PX,
-               height=height, visible=bool(rows))
+               height=height, visible=bool(lines))
         y = view.height_px - ROW_PX
-        for row in rows:
+        for index, (text, row) in enumerate(lines):
             if y < 0:
                 break
-            text = f"{row.bank[:8]:<8}{row.index:>3} p{row.priority} {row.sound or '-'}"
-            grey = (230, 230, 230, 255) if row.playing else (120, 120, 120, 255)
-            assign(self._rows.take(), text=text[:30], x=left + 4, y=y + 3, color=grey)
-            if row.playing:
-                assign(self._bars.take(), position=(left + 170, y + 3),
-                       width=max(70.0 * row.volume01, 1.0), height=ROW_PX - 5,
+            header = index == 0
+            grey = (230, 230, 230, 255) if row is not None or header else (120, 120, 120, 255)
+            assign(self._rows.take(), text=text, x=left + 4, y=y + 3, color=grey)
+            if header:
+                assign(self._rows.take(), text="volume", x=left + VOLUME_X_PX, y=y + 3,
+                       color=grey)
+                assign(self._rows.take(), text="pan", x=left + PAN_X_PX - 8, y=y + 3,
+                       color=grey)
+            if row is not None:
+                assign(self._bars.take(), position=(left + VOLUME_X_PX, y + 3),
+                       width=max(VOLUME_W_PX * row.volume01, 1.0), height=ROW_PX - 5,
                        color=(*VOLUME_COLOUR, 255))
-                assign(self._bars.take(), position=(left + 270 + 20 * row.pan11, y + 3),
+                assign(self._bars.take(), position=(left + PAN_X_PX + 18 * row.pan11, y + 3),
                        width=3, height=ROW_PX - 5, color=(*PAN_COLOUR, 255))
             y -= ROW_PX
         self._bars.end()

@@ -20,6 +20,8 @@ BEARING_COLOUR = (0, 220, 255)
 VOLUME_COLOUR = (60, 200, 90)
 PAN_COLOUR = (90, 140, 255)
 PANEL_BACK = (20, 20, 30, 200)
+TAG_BACK = (10, 10, 14, 210)
+"""The dark tag under a blocked ray's wall count."""
 
 TERRAIN_COLOURS: dict[int, tuple[int, int, int]] = {
     1: (96, 168, 72),    # Grassland

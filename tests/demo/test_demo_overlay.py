@@ -201,3 +201,38 @@ def test_draw_needs_its_window_when_several_are_open(window):
         overlay.draw(window)
     finally:
         other.close()
+
+
+def test_panel_lists_playing_channels_and_counts_the_idle_ones():
+    from soundscape.overlay import SOUND_CHARS, Overlay
+
+    snap = Snapshot(channels=[
+        ChannelView("oni", 0, "oni_mus_village_a_long_name", 3, 1.0, 0.0, True),
+        ChannelView("oni", 1, None, 1, 0.0, 0.0, False),
+        ChannelView("oni", 2, None, 1, 0.0, 0.0, False),
+        ChannelView("redguard", 0, None, 1, 0.0, 0.0, False),
+    ])
+    lines = Overlay._panel_rows(None, snap)  # type: ignore[arg-type]
+    texts = [text for text, _row in lines]
+    assert texts[0].startswith("bank")
+    assert texts[1].endswith("oni_mus_village_a_long_name"[:SOUND_CHARS])
+    assert lines[1][1] is snap.channels[0]
+    assert texts[2:] == ["oni      2 idle", "redguard 1 idle"]
+
+
+def test_a_blocked_rays_wall_count_sits_on_a_dark_tag(window):
+    from soundscape.overlay import Overlay, View
+
+    view = View(0.0, 0.0, 4.0, W, H)
+    overlay = Overlay(None)
+    pyglet.gl.glClearColor(0.5, 0.5, 0.5, 1)  # grey, so the dark tag shows against it
+    pyglet.gl.glClear(pyglet.gl.GL_COLOR_BUFFER_BIT)
+    overlay.update(view, Snapshot(rays=[RayView(-40.0, 0.0, 40.0, 0.0, 3, 0.2)]))
+    overlay.draw(window)
+    frame = _frame()
+    assert overlay._marks.items[0].text == "3 walls"
+    # Just above the ray's middle: the tag's dark pixels and the label's red ones.
+    x, y = view.to_screen(0.0, 0.0)
+    patch = frame[int(y) + 4:int(y) + 20, int(x) + 4:int(x) + 60]
+    assert (np.abs(patch - np.array(RAY_BLOCKED)) <= 40).all(axis=2).any()
+    assert (patch.max(axis=2) <= 40).sum() > 100
