@@ -14,7 +14,14 @@ import numpy as np
 import pytest
 
 from soundscape.demo_world.tour import run_tour
-from soundscape.overlay_style import LISTENER_COLOUR, RAY_BLOCKED, terrain_colour
+from soundscape.overlay_style import (
+    BEARING_COLOUR,
+    LISTENER_COLOUR,
+    RAY_BLOCKED,
+    VOLUME_COLOUR,
+    WALL_COLOUR,
+    terrain_colour,
+)
 from soundscape.wav import read_wav
 
 TOUR_SECONDS = 90.0
@@ -204,3 +211,30 @@ def test_png_shows_the_overlay(tour):
     # The waterfall's ray is red (one wall), between the palisade and the waterfall.
     x, y = view.to_screen(384.0, 451.0)
     assert near(x, y, RAY_BLOCKED)
+
+
+def test_png_shows_walls_shells_wall_count_and_panel(tour):
+    result, _events = tour
+    frame = result.png_frame[:, :, :3].astype(int)
+    view = result.png_view
+
+    def count(colour, region=(slice(None), slice(None)), tolerance=12):
+        patch = frame[region]
+        return int((np.abs(patch - np.array(colour)) <= tolerance).all(axis=2).sum())
+
+    def at(x_m, z_m, colour, radius=3):
+        x, y = (int(v) for v in view.to_screen(x_m, z_m))
+        return count(colour, (slice(y - radius, y + radius + 1),
+                              slice(x - radius, x + radius + 1))) > 0
+
+    # The palisade and the house's north wall, in the wall colour.
+    assert at(420.0, 440.0, WALL_COLOUR) and at(350.0, 420.0, WALL_COLOUR)
+    # The intermittent ambients' bearing lines and shells: plenty of cyan.
+    assert count(BEARING_COLOUR) > 300
+    # The waterfall's blocked ray carries its wall count on a dark tag, mid-ray.
+    mx, my = (int(v) for v in view.to_screen(384.0, (451.0 + 462.0) / 2))
+    assert count(RAY_BLOCKED, (slice(my - 30, my + 30), slice(mx - 10, mx + 70))) > 20
+    # The channel panel, top right: the volume bars of the playing channels.
+    h, w = frame.shape[:2]
+    assert count(VOLUME_COLOUR, (slice(h - 200, h), slice(w - 300, w))) > 100
+    assert count(VOLUME_COLOUR, (slice(0, h - 200), slice(0, w - 300))) == 0
