@@ -13,6 +13,9 @@ import pyglet
 from soundscape.demo_world.scene import BACKGROUND, Scene
 from soundscape.overlay import Overlay, View
 
+STATUS_BACK = (0, 0, 0, 170)
+STATUS_STRIP_PX = 26
+
 if TYPE_CHECKING:
     from soundscape.demo_world.game import DemoGame
 
@@ -27,6 +30,9 @@ class Renderer:
         self.overlay = Overlay(game.ctx)
         self.overlay.visible = overlay_visible
         self.status = pyglet.text.Label("", x=8, y=8, font_size=10, color=(255, 255, 255, 255))
+        # A dark strip under the status line: white text stays legible over snow and sand.
+        self.status_back = pyglet.shapes.Rectangle(0, 0, 1, STATUS_STRIP_PX,
+                                                   color=STATUS_BACK)
 
     def view(self, width_px: int, height_px: int, px_per_m: float) -> View:
         pos = self.game.position
@@ -46,5 +52,7 @@ class Renderer:
         self.overlay.draw_marks(self.window)
         if status:
             self.status.text = status
+            self.status_back.width = min(self.status.content_width + 16, width_px)
+            self.status_back.draw()
             self.status.draw()
         return view

@@ -135,3 +135,14 @@ def test_the_window_game_plays_through_pyglet(world):
         assert game.ctx.clock.tick == 30
     finally:
         game.close()
+
+
+def test_status_line_sits_on_a_dark_strip(demo):
+    window, game = demo
+    window.tick(1 / 60)
+    window.switch_to()
+    window.on_draw()
+    frame = _frame()[:, :, :3].astype(int)
+    strip, ground = frame[12, 2], frame[60, 2]  # rows bottom-up: the strip, then the land
+    assert ground.max() > 30  # the (dimmed) land above the strip
+    assert strip.max() < ground.max() / 2
