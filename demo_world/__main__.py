@@ -29,6 +29,16 @@ def _positive_seconds(text: str) -> float:
     return value
 
 
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--seed must be a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"--seed must be 0 or more, got {text!r}")
+    return value
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="soundscape-demo",
@@ -42,7 +52,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=_positive_seconds, default=None,
                         help="tour length in game seconds (default 240)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="tour output folder")
-    parser.add_argument("--seed", type=int, default=0, help="world and sound seed")
+    parser.add_argument("--seed", type=_seed, default=0, help="world and sound seed (0 or more)")
     parser.add_argument("--no-png", action="store_true", help="skip the tour's PNG frame")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser.parse_args(argv)
@@ -88,6 +98,12 @@ def run_headless_tour(args: argparse.Namespace) -> int:
     from soundscape.demo_world.tour import DEFAULT_SECONDS, run_tour
 
     seconds = args.seconds if args.seconds is not None else DEFAULT_SECONDS
+    try:
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print(f"soundscape-demo: cannot write the tour into {args.out}: {error.strerror}",
+              file=sys.stderr)
+        return 2
     result = run_tour(seconds, args.out, args.seed, progress=not args.quiet, png=not args.no_png)
     print(f"tour: {seconds:g} s of game time in {result.wall_s:.2f} s "
           f"({result.speed_x:.1f}x real time, {result.tick_ms:.3f} ms a tick)")

@@ -67,3 +67,20 @@ def test_auto_with_an_unreachable_display_falls_back_to_the_tour(tmp_path, monke
     assert main(["--auto", "--seconds", "2", "--out", str(out), "--quiet"]) == 0
     assert "running the headless tour" in capsys.readouterr().out
     assert (out / "tour.png").exists()
+
+
+@pytest.mark.parametrize("bad", ["-1", "1.5", "x"])
+def test_bad_seeds_are_refused(bad, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        parse_args(["--tour", "--seed", bad])
+    assert exit_info.value.code == 2
+    assert "--seed" in capsys.readouterr().err
+
+
+def test_an_out_path_that_is_a_file_is_refused_clearly(tmp_path, capsys):
+    blocker = tmp_path / "taken"
+    blocker.write_text("not a folder")
+    assert main(["--headless", "--tour", "--seconds", "1", "--out", str(blocker), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write the tour into" in err and str(blocker) in err
+    assert blocker.read_text() == "not a folder"
