@@ -166,7 +166,13 @@ class Terrain:
 def generate_terrain(
     seed: int, blocks_x: int = LANDBLOCKS_X, blocks_z: int = LANDBLOCKS_Z
 ) -> Terrain:
-    """The seeded terrain of the demo world (same seed, same terrain)."""
+    """The seeded terrain of the demo world (same seed, same terrain).
+
+    Raises:
+        ValueError: a negative seed, or fewer than 4 x 4 landblocks.
+    """
+    if seed < 0:
+        raise ValueError(f"the demo world's seed must be 0 or more, got {seed}")
     if blocks_x < 4 or blocks_z < 4:
         raise ValueError("the demo world needs at least 4 x 4 landblocks")
     vx, vz = blocks_x * CELLS_PER_BLOCK + 1, blocks_z * CELLS_PER_BLOCK + 1

@@ -35,6 +35,10 @@ def test_terrain_is_seeded_and_at_least_4_by_4_landblocks():
     assert LANDBLOCKS_X >= 4 and LANDBLOCKS_Z >= 4
     assert a.types.shape == (LANDBLOCKS_X * 8 + 1, LANDBLOCKS_Z * 8 + 1)
     assert a.block_words(3, 3).shape == (9, 9)
+    with pytest.raises(ValueError, match="seed must be 0 or more"):
+        generate_terrain(-1)
+    with pytest.raises(ValueError, match="4 x 4"):
+        generate_terrain(0, blocks_x=3)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
