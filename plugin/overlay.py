@@ -51,13 +51,15 @@ __all__ = ["Overlay", "View"]
 
 PANEL_WIDTH_PX = 300
 ROW_PX = 13
-SOUND_CHARS = 16
+SOUND_CHARS = 18
 """A sound name longer than this is cut so it never runs into the volume bar."""
-VOLUME_X_PX = 178
-VOLUME_W_PX = 70
+VOLUME_X_PX = 190
+VOLUME_W_PX = 56
 PAN_X_PX = 272
 """Panel columns (pixels from the panel's left edge): the volume bar, the pan tick's centre."""
 RGB = tuple[int, int, int]
+PANEL_FONTS = ["DejaVu Sans Mono", "Noto Sans Mono", "Liberation Mono", "Courier New",
+               "monospace"]
 
 
 class Overlay:
@@ -95,7 +97,9 @@ class Overlay:
                                                      group=g[4]))
         self._back = shapes.Rectangle(0, 0, 1, 1, color=PANEL_BACK, batch=pb, group=g[0])
         self._bars = Pool(lambda: shapes.Rectangle(0, 0, 1, 1, batch=pb, group=g[1]))
-        self._rows = Pool(lambda: pyglet.text.Label("", font_size=8, batch=pb, group=g[2]))
+        # A monospaced face keeps the panel's columns under their header.
+        self._rows = Pool(lambda: pyglet.text.Label("", font_name=PANEL_FONTS, font_size=7,
+                                                    batch=pb, group=g[2]))
         self._cells_key: object = None
         self._walls_key: object = None
         self._frame_pools = (self._lines, self._arcs, self._dots, self._tags, self._marks)
@@ -231,12 +235,12 @@ class Overlay:
 
     def _panel_rows(self, snap: Snapshot) -> list[tuple[str, ChannelView | None]]:
         """The panel's lines: a header, each playing channel, one ``n idle`` line a bank."""
-        lines: list[tuple[str, ChannelView | None]] = [("bank      ch pri sound", None)]
+        lines: list[tuple[str, ChannelView | None]] = [("bank     ch pri sound", None)]
         idle: dict[str, int] = {}
         for row in snap.channels:
             if row.playing:
                 sound = (row.sound or "-")[:SOUND_CHARS]
-                lines.append((f"{row.bank[:8]:<8}{row.index:>4} p{row.priority:<2}{sound}", row))
+                lines.append((f"{row.bank[:8]:<8}{row.index:>3} p{row.priority:<2} {sound}", row))
             else:
                 idle[row.bank] = idle.get(row.bank, 0) + 1
         lines.extend((f"{bank[:8]:<8} {count} idle", None) for bank, count in idle.items())
