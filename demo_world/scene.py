@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 DIM = 0.45
 BACKGROUND = (12, 12, 16)
 PLAYER_COLOUR = (255, 255, 255)
+NAME_COLOUR = (235, 235, 225, 230)
 PLAYER_RADIUS_PX = 6.0
 NOSE_PX = 18.0
 """The player's heading line (compass heading: 0 points up the screen, north)."""
@@ -61,6 +62,12 @@ class Scene:
              game.village.spot(name).as_xz())
             for name, colour in MARKERS.items()
         ]
+        # Each marker named beside it, so a player knows what she walks up to.
+        self._names = [
+            pyglet.text.Label(name, font_size=8, color=NAME_COLOUR, anchor_y="center",
+                              batch=self.objects)
+            for name in MARKERS
+        ]
         # The player, drawn with or without the overlay (its magenta dot covers this one).
         self._player = shapes.Circle(0, 0, PLAYER_RADIUS_PX, color=PLAYER_COLOUR,
                                      batch=self.objects)
@@ -82,8 +89,9 @@ class Scene:
             floor.position = view.anchored(b.x0_m, b.z0_m)
             floor.width = (b.x1_m - b.x0_m) * view.px_per_m
             floor.height = (b.z1_m - b.z0_m) * view.px_per_m
-        for star, (x, z) in self._markers:
+        for (star, (x, z)), label in zip(self._markers, self._names, strict=True):
             star.position = view.anchored(x, z)
+            label.x, label.y = star.position[0] + 9, star.position[1]
 
     def _place_player(self, view: View) -> None:
         pos, heading = self.game.position, self.game.listener.heading_rad

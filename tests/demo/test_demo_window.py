@@ -8,7 +8,7 @@ import pytest
 from pyglet.window import key
 
 from soundscape.demo_world.game import DemoGame
-from soundscape.demo_world.scene import PLAYER_COLOUR
+from soundscape.demo_world.scene import MARKERS, PLAYER_COLOUR
 from soundscape.demo_world.window import DemoWindow
 from soundscape.overlay_style import LISTENER_COLOUR
 
@@ -146,3 +146,18 @@ def test_status_line_sits_on_a_dark_strip(demo):
     strip, ground = frame[12, 2], frame[60, 2]  # rows bottom-up: the strip, then the land
     assert ground.max() > 30  # the (dimmed) land above the strip
     assert strip.max() < ground.max() / 2
+
+
+def test_sound_objects_are_named_on_the_map(demo):
+    window, game = demo
+    assert [label.text for label in window.renderer.scene._names] == list(MARKERS)
+    window.tick(1 / 60)
+    window.switch_to()
+    window.on_draw()
+    frame = _frame()[:, :, :3].astype(int)
+    # The villager stands at (440, 376): her name starts 9 px right of her star.
+    x, y = 400 + (440 - 384) * window.px_per_m, 300 + (376 - 384) * window.px_per_m
+    text = frame[int(y) - 6:int(y) + 7, int(x) + 9:int(x) + 60]
+    assert (text.min(axis=2) > 180).sum() > 15
+    beside = frame[int(y) - 6:int(y) + 7, int(x) - 60:int(x) - 9]
+    assert (beside.min(axis=2) > 180).sum() == 0
