@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -84,3 +85,25 @@ def test_an_out_path_that_is_a_file_is_refused_clearly(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "cannot write the tour into" in err and str(blocker) in err
     assert blocker.read_text() == "not a folder"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_redraws_in_place_on_a_terminal_and_logs_lines_elsewhere():
+    from soundscape.demo_world.progress import ProgressBar
+
+    log, tty = io.StringIO(), _Terminal()
+    for stream in (log, tty):
+        bar = ProgressBar(100.0, stream=stream, width=10)
+        for done in range(100):
+            bar.update(float(done), "walking")
+        bar.finish("done")
+    lines = log.getvalue().splitlines()
+    assert len(lines) == 11  # 0 %, 10 % ... 90 %, then 100 %
+    assert lines[0].startswith("[..........]   0%") and "\r" not in log.getvalue()
+    assert lines[-1].startswith("[##########] 100%") and lines[-1].endswith("done")
+    assert tty.getvalue().count("\r") > 90 and tty.getvalue().endswith("\n")
+    assert tty.getvalue().count("\n") == 1
