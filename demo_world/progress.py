@@ -16,7 +16,6 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-
 LOG_STEP_PERCENT = 10
 
 
