@@ -110,9 +110,10 @@ class Snapshot:
     """Changes when the cells do (the AC rebuild); None: compare the cells themselves."""
 
 
-def _clamp(value: float, lo: float, hi: float) -> float:
-    if not math.isfinite(value):
-        return lo
+def _clamp(value: float, lo: float, hi: float, fallback: float | None = None) -> float:
+    """``value`` held to lo..hi; NaN gives ``fallback`` (default ``lo``)."""
+    if math.isnan(value):
+        return lo if fallback is None else fallback
     return lo if value < lo else hi if value > hi else value
 
 
@@ -126,14 +127,17 @@ def channel_volume01(profile: str, volume: float) -> float:
 
 
 def channel_pan11(profile: str, pan: float) -> float:
-    """A channel's pan on a -1..1 bar (negative left), from its profile's units."""
+    """A channel's pan on a -1..1 bar (negative left), from its profile's units.
+
+    A NaN pan shows centred (a hard-left tick would claim a pan nobody set).
+    """
     if profile == "ac":
-        return _clamp(pan / 15.0, -1.0, 1.0)
+        return _clamp(pan / 15.0, -1.0, 1.0, 0.0)
     if profile == "oni":
-        return _clamp(pan / 3333.0, -1.0, 1.0)
+        return _clamp(pan / 3333.0, -1.0, 1.0, 0.0)
     if profile == "redguard":
-        return _clamp((pan - 64.0) / 63.0, -1.0, 1.0)
-    return _clamp(pan, -1.0, 1.0)
+        return _clamp((pan - 64.0) / 63.0, -1.0, 1.0, 0.0)
+    return _clamp(pan, -1.0, 1.0, 0.0)
 
 
 def listener_view() -> ListenerView | None:

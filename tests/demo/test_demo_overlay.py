@@ -145,7 +145,8 @@ def test_indoors_there_are_no_land_cells(world):
 @pytest.mark.parametrize(
     ("profile", "volume", "pan", "bar", "side"),
     [("ac", -50.0, 15.0, 0.0, 1.0), ("ac", 0.0, -7.5, 1.0, -0.5), ("oni", 0.5, 3333.0, 0.5, 1.0),
-     ("redguard", 127.0, 1.0, 1.0, -1.0), ("modern", 2.0, math.nan, 1.0, -1.0)],
+     ("redguard", 127.0, 1.0, 1.0, -1.0), ("modern", 2.0, math.nan, 1.0, 0.0),
+     ("ac", math.nan, math.inf, 0.0, 1.0), ("oni", math.inf, -math.inf, 1.0, -1.0)],
 )
 def test_channel_bars_from_profile_units(profile, volume, pan, bar, side):
     assert channel_volume01(profile, volume) == pytest.approx(bar)
