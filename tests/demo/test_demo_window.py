@@ -9,7 +9,7 @@ from pyglet.window import key
 
 from soundscape.demo_world.game import DemoGame
 from soundscape.demo_world.scene import MARKERS, PLAYER_COLOUR
-from soundscape.demo_world.window import DemoWindow
+from soundscape.demo_world.window import DemoWindow, sound_status
 from soundscape.overlay_style import LISTENER_COLOUR
 
 
@@ -133,6 +133,8 @@ def test_the_window_game_plays_through_pyglet(world):
         assert game.ctx.mixer is not None
         assert game.ctx.events.where(source="ac", event="play")
         assert game.ctx.clock.tick == 30
+        # Under the tests pyglet has only its silent driver: the status line says so.
+        assert sound_status(game) == "no sound device: silent"
     finally:
         game.close()
 
