@@ -37,6 +37,7 @@ from soundscape.overlay_style import (
     FLYBY_COLOUR,
     LISTENER_COLOUR,
     PAN_COLOUR,
+    PAN_TRACK_COLOUR,
     PANEL_BACK,
     RAY_BLOCKED,
     RAY_CLEAR,
@@ -270,6 +271,11 @@ class Overlay:
                 assign(self._bars.take(), position=(left + VOLUME_X_PX, y + 3),
                        width=max(VOLUME_W_PX * row.volume01, 1.0), height=ROW_PX - 5,
                        color=(*VOLUME_COLOUR, 255))
+                # A faint centre mark, so a pan tick reads as left or right of it.
+                assign(self._bars.take(), position=(left + PAN_X_PX - 18, y + 7), width=39,
+                       height=1, color=(*PAN_TRACK_COLOUR, 255))
+                assign(self._bars.take(), position=(left + PAN_X_PX + 1, y + 3), width=1,
+                       height=ROW_PX - 5, color=(*PAN_TRACK_COLOUR, 255))
                 assign(self._bars.take(), position=(left + PAN_X_PX + 18 * row.pan11, y + 3),
                        width=3, height=ROW_PX - 5, color=(*PAN_COLOUR, 255))
             y -= ROW_PX

@@ -19,6 +19,8 @@ TRIGGER_COLOUR = (255, 255, 0)
 BEARING_COLOUR = (0, 220, 255)
 VOLUME_COLOUR = (60, 200, 90)
 PAN_COLOUR = (90, 140, 255)
+PAN_TRACK_COLOUR = (80, 80, 96)
+"""The pan bar's track and centre mark, under the pan tick."""
 PANEL_BACK = (20, 20, 30, 200)
 TAG_BACK = (10, 10, 14, 210)
 """The dark tag under a blocked ray's wall count."""
