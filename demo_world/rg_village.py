@@ -32,6 +32,7 @@ ROPE_MAX_SWING = 40
 ROPE_PERIOD_S = 3.2
 BELL_EFFECT, HEN_EFFECT, MILL_EFFECT = 10, 11, 12
 BELL_EVERY_TICKS = 900
+BELL_FIRST_TICK = 450
 EFFECTS: dict[int, tuple[str, int]] = {
     TORCH_EFFECT: ("rg_torch", 100),
     62: ("rg_rope_creak", 90),
@@ -76,6 +77,7 @@ class RedguardVillage:
         self.mill_task: object = None
         self.mill_xz = village.spot("mill").as_xz()
         self.next_hen_tick = 120
+        self.next_bell_tick = BELL_FIRST_TICK
         self.rng = self.ctx.rng.msvc("demo.redguard")
 
     def _place(self, spot: str, height_m: float) -> tuple[float, float, float]:
@@ -98,8 +100,11 @@ class RedguardVillage:
         tick = self.ctx.clock.tick
         self._swing(tick)
         script = self.rt.script
-        if tick % BELL_EVERY_TICKS == 450:
+        # Deadlines, not ``tick % n``: a window frame may step the clock by 0 or 2+ ticks,
+        # which would ring the bell twice on one tick or skip it.
+        if tick >= self.next_bell_tick:
             script.Sound(self.bell, BELL_EFFECT)
+            self.next_bell_tick = tick + BELL_EVERY_TICKS
         if tick >= self.next_hen_tick:
             hen = self.hens[self.rng.rand() % len(self.hens)]
             script.Sound(hen, HEN_EFFECT, rate_offset=(self.rng.rand() % 9 - 4) * 256)

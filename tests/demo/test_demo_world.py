@@ -185,3 +185,17 @@ def test_game_runs_with_only_some_runtimes(world):
         assert game.ctx.mixer.backend.audio().shape[0] == 240 * 800
     finally:
         game.close()
+
+
+def test_the_bell_rings_once_however_the_frames_fall(world):
+    # Short window frames: the clock stays on one tick for several frames.
+    game = DemoGame(0, backend="none", start=(384.0, 370.0))
+    try:
+        for _ in range(445):
+            game.step()
+        for _ in range(40):
+            game.step(0.005)
+        bells = game.ctx.events.where(source="redguard", event="rg_start", effect=10)
+        assert len(bells) == 1 and bells[0]["tick"] >= 450
+    finally:
+        game.close()
