@@ -16,8 +16,10 @@ import pytest
 from soundscape.demo_world.tour import run_tour
 from soundscape.overlay_style import (
     BEARING_COLOUR,
+    FLYBY_COLOUR,
     LISTENER_COLOUR,
     RAY_BLOCKED,
+    TRIGGER_COLOUR,
     VOLUME_COLOUR,
     WALL_COLOUR,
     terrain_colour,
@@ -234,6 +236,10 @@ def test_png_shows_walls_shells_wall_count_and_panel(tour):
     # The waterfall's blocked ray carries its wall count on a dark tag, mid-ray.
     mx, my = (int(v) for v in view.to_screen(384.0, (451.0 + 462.0) / 2))
     assert count(RAY_BLOCKED, (slice(my - 30, my + 30), slice(mx - 10, mx + 70))) > 20
+    # A bolt in flight: its path (orange) down the tower's line x = 300 m and its trigger.
+    tx, _ = view.to_screen(300.0, 0.0)
+    assert count(FLYBY_COLOUR, (slice(None), slice(int(tx) - 8, int(tx) + 8))) > 10
+    assert count(TRIGGER_COLOUR) > 5
     # The channel panel, top right: the volume bars of the playing channels.
     h, w = frame.shape[:2]
     assert count(VOLUME_COLOUR, (slice(h - 200, h), slice(w - 300, w))) > 100
