@@ -123,3 +123,18 @@ def test_wall_system_logs_bad_walls_once_and_goes_on() -> None:
     assert any("zero-length" in r["error"] for r in rejected)
     assert len(service.walls) == 1
     plugin.uninstall()
+
+
+def test_wall_system_reindexes_a_wall_moved_onto_the_ray() -> None:
+    # A component edited in place onto the ray: ``sync`` must ``reindex_static`` or
+    # pymunk's static index still holds the old box and the ray misses the wall.
+    plugin = make_plugin()
+    service = plugin.context.occlusion
+    wall = esper.create_entity(Wall(5.0, 10.0, 5.0, 12.0))
+    esper.process(1 / 60)
+    assert count_walls(service.walls.hits(PLACE, LISTENER)) == 0
+    moved = esper.component_for_entity(wall, Wall)
+    moved.az_m, moved.bz_m = -1.0, 1.0
+    esper.process(1 / 60)
+    assert [h.distance for h in service.walls.hits(PLACE, LISTENER)] == pytest.approx([5.0])
+    plugin.uninstall()

@@ -294,3 +294,28 @@ def test_any_impulse_round_trips(version, priority, floats, threshold, group, al
     if version >= 6:
         i.min_occlusion = floats[6]
     assert parse_chunk(write_chunk(i), name="i") == i
+
+
+EVERY_CLASS_AND_VERSION = [
+    *(sample_group(v) for v in (1, 2, 3, 4, 5, 6)),
+    *(sample_ambient(v) for v in (4, 5, 6)),
+    *(sample_impulse(v) for v in (3, 4, 5, 6)),
+]
+
+
+@pytest.mark.parametrize("record", EVERY_CLASS_AND_VERSION,
+                         ids=lambda r: f"{type(r).__name__}{r.version}")
+def test_every_class_and_version_cut_short_is_refused_by_name(record):
+    chunk = write_chunk(record)
+    assert parse_chunk(chunk, name=record.name).version == record.version
+    for cut in range(len(chunk)):
+        # the bytes end early, the size field as written
+        with pytest.raises(DataError, match=rf"OSBD: {record.name}\."):
+            parse_chunk(chunk[:cut], name=record.name)
+        if cut < 12:
+            continue
+        # the size field agrees with the shorter bytes: the fields run past them
+        short = bytearray(chunk[:cut])
+        struct.pack_into("<I", short, 4, cut - 8)
+        with pytest.raises(DataError, match=rf"OSBD: {record.name}\..*0x"):
+            parse_chunk(bytes(short), name=record.name)
