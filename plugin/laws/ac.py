@@ -97,7 +97,7 @@ IN_VIEWER_EXPANSION = tuple(Direction(d) for d in range(1, 9))
 """``IntermitSound::AddTo``'s order for an in-viewer source: N S E W NW SW NE SE."""
 
 
-def direction_heading(direction: int) -> float:
+def direction_heading(d: int) -> float:
     """``LandDefs::heading`` 0x5a9a30: compass radians (north 0, clockwise).
 
     ``IN_VIEWER_BLOCK`` and any out-of-range value give 0.0 (the jump table's default).
@@ -107,7 +107,7 @@ def direction_heading(direction: int) -> float:
     >>> direction_heading(42)
     0.0
     """
-    index = int(direction)
+    index = int(d)
     return _HEADINGS_RAD[index] if 0 <= index < len(_HEADINGS_RAD) else 0.0
 
 

@@ -312,6 +312,17 @@ def test_voicing_through_the_ac_channel_bank() -> None:
         assert start["gain"] == play["db"] and start["pan"] == play["pan"]
         assert start["sound"] == play["sound"] and start["pos"] == play["pos"]
     assert bank.profile == "ac"
+    # constants play from the listener's centre: no position, no pan
+    constants = [p for p in plays if p["kind"] == "constant"]
+    intermittents = [p for p in plays if p["kind"] == "intermittent"]
+    assert constants and intermittents
+    assert all(p["pos"] is None and p["pan"] == 0 for p in constants)
+    # intermittents are positioned, with the AC volume chain and pan
+    for play in intermittents:
+        assert len(play["pos"]) == 3 and play["pos"][1] == START[1]
+        assert play["db"] == attenuation_db(play["distance_m"], play["volume"], 1.0)
+        assert play["pan"] == pan(play["bearing_deg"], 0.0, play["distance_m"])
+    assert any(p["pan"] != 0 for p in intermittents)
 
 
 def test_same_seed_same_events() -> None:

@@ -44,3 +44,22 @@ def test_the_readme_example_plays_its_fountain_and_loads_a_region(tmp_path, monk
     assert left > 0.0 and right > left  # the fountain is to the listener's right (east)
     assert plugin.ac.region is not None
     plugin.uninstall()
+
+
+def test_the_readme_says_what_it_is_gives_two_commands_ten_lines_and_the_figures():
+    text = README.read_text(encoding="utf-8")
+    intro = text[:text.index("## ")]
+    assert "esper" in intro and "pyglet" in intro and "Asheron's Call" in intro
+    commands = text[text.index("## Two commands"):]
+    commands = re.search(r"```sh\n(.*?)```", commands, re.S).group(1)
+    assert [line.split()[:2] for line in commands.splitlines()] == [["make", "demo"],
+                                                                   ["make", "test"]]
+    assert len([line for line in _example().splitlines() if line.strip()]) <= 10
+    table = text[text.index("## Benchmarks"):]
+    for figure, target in (("ac_rebuild_ms", 0.5), ("ac_playback_us_per_tick", 20.0)):
+        row = re.search(rf"^\| `{figure}` \| ([0-9.,]+) \|", table, re.M)
+        assert row is not None, figure
+        assert float(row.group(1).replace(",", "")) < target  # the target is met
+    for figure in ("mixer_realtime_factor_32", "mixer_block_us"):
+        assert re.search(rf"^\| `{figure}` \| [0-9.,]+ \|", table, re.M), figure
+    assert "bench.json" in table and "`name: value`" in table

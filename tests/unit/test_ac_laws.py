@@ -313,3 +313,36 @@ def test_outdoor_cell_ids_and_terrain_words() -> None:
 def test_min_volume_is_the_float_constant() -> None:
     assert float(np.float32(0.03)) == MIN_VOLUME
     assert MIN_VOLUME < 0.03
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("calc_weight", ["x", "y", "z=0.0"]),
+        ("calc_dir", ["x", "y"]),
+        ("direction_heading", ["d"]),
+        ("attenuation_db", ["distance_m", "volume", "ambient_volume=1.0"]),
+        ("pan", ["bearing_deg", "listener_heading_deg", "distance_m"]),
+        ("roll_dice", ["lo", "hi", "rng"]),
+    ],
+)
+def test_public_signatures_are_the_issue_s(name: str, params: list[str]) -> None:
+    """Issue 2 lists these signatures for ``soundscape.laws.ac``; games call them by name."""
+    import inspect
+
+    from soundscape.laws import ac as law
+
+    signature = inspect.signature(getattr(law, name))
+    shown = [
+        p.name if p.default is inspect.Parameter.empty else f"{p.name}={p.default!r}"
+        for p in signature.parameters.values()
+    ]
+    assert shown == params
+
+
+def test_calc_dir_returns_the_direction_enum() -> None:
+    from soundscape.laws import ac as law
+
+    assert law.calc_dir(0.0, 30.0) is Direction.NORTH_OF_VIEWER
+    assert isinstance(law.calc_dir(30.0, 30.0), Direction)
+    assert law.attenuation_db(100.0, 0.001) is None  # rejected: None, not a sentinel dB

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
+import os
+import shutil
+import subprocess
+from pathlib import Path
 
 import esper
 import pytest
@@ -109,3 +114,102 @@ def test_the_plugin_hands_out_each_installed_runtime_and_names_a_missing_one():
     with pytest.raises(RuntimeError, match="'oni' is not installed"):
         _ = plugin.oni
     plugin.uninstall()
+
+
+def test_event_log_records_carry_the_ten_issue_fields_null_where_unused():
+    log = EventLog(Clock())
+    log.emit("ac", "skip")
+    record = log.records[0]
+    ten = ("t", "tick", "source", "event", "sound", "pos", "gain", "db", "pan", "channel")
+    assert set(ten) <= set(REQUIRED_FIELDS)
+    assert [record[k] for k in ten[4:]] == [None] * 6
+    head = (record["t"], record["tick"], record["source"], record["event"])
+    assert head == (0.0, 0, "ac", "skip")
+
+
+# -- make bench, Makefile, .ci/run ------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bench_runner(here: Path):
+    spec = importlib.util.spec_from_file_location("bench_run", ROOT / "tests" / "bench" / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.HERE = here
+    return module
+
+
+def test_bench_prints_name_value_and_writes_one_flat_bench_json(tmp_path, monkeypatch, capsys):
+    here = tmp_path / "tests" / "bench"
+    here.mkdir(parents=True)
+    (here / "bench_a.py").write_text("def run():\n    return {'a_ms': 0.25, 'a_x': 3}\n")
+    (here / "bench_b.py").write_text("def run():\n    return {'b_us': 12.5}\n")
+    runner = _bench_runner(here)
+    monkeypatch.setattr("sys.argv", ["run.py"])
+    assert runner.main() == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:3] == ["a_ms: 0.25", "a_x: 3", "b_us: 12.5"]
+    assert json.loads((tmp_path / "bench.json").read_text()) == {"a_ms": 0.25, "a_x": 3.0,
+                                                                 "b_us": 12.5}
+    # a later issue only adds figures: a partial run keeps the others
+    (here / "bench_c.py").write_text("def run():\n    return {'c_n': 7}\n")
+    monkeypatch.setattr("sys.argv", ["run.py", "bench_c*"])
+    runner.main()
+    assert json.loads((tmp_path / "bench.json").read_text()) == {"a_ms": 0.25, "a_x": 3.0,
+                                                                 "b_us": 12.5, "c_n": 7.0}
+
+
+def _fake_bin(tmp_path: Path, uid: int, installed: tuple[str, ...]) -> Path:
+    """``dpkg``, ``id`` and ``apt-get`` stand-ins so ``make deps`` runs without root."""
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    log = tmp_path / "apt.log"
+    names = " ".join(installed)
+    scripts = {
+        "dpkg": f'case " {names} " in *" $2 "*) exit 0;; esac; exit 1\n',
+        "id": f"echo {uid}\n",
+        "apt-get": f"echo \"$@\" >> {log}\n",
+    }
+    for name, body in scripts.items():
+        (fake / name).write_text("#!/bin/sh\n" + body)
+        (fake / name).chmod(0o755)
+    return fake
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make missing")
+@pytest.mark.parametrize("uid", [0, 1000])
+def test_make_deps_installs_the_missing_debian_packages_only_as_root(tmp_path, uid):
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
+    needed = ("libopenal1", "libegl1", "libegl-mesa0", "libgl1-mesa-dri")
+    fake = _fake_bin(tmp_path, uid, installed=needed[1:])
+    env = dict(os.environ, PATH=f"{fake}:{os.environ['PATH']}")
+    run = subprocess.run(["make", "-s", "deps"], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, check=True)
+    log = tmp_path / "apt.log"
+    if uid == 0:
+        calls = log.read_text().splitlines()
+        install = next(c for c in calls if "install" in c).split()
+        assert "libopenal1" in install and not set(needed[1:]) & set(install)
+    else:
+        assert not log.exists() and "libopenal1" in run.stdout and "root" in run.stdout
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make missing")
+@pytest.mark.parametrize(("target", "last"), [("test", "-m pytest"), ("demo", "demo_world")])
+def test_make_test_and_demo_create_the_venv_and_install_editable_with_dev(tmp_path, target, last):
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    run = subprocess.run(["make", "-n", target, "PYTHON=python3"], cwd=tmp_path,
+                         capture_output=True, text=True, check=True)
+    lines = run.stdout.splitlines()
+    venv = next(i for i, s in enumerate(lines) if "-m venv .venv" in s)
+    editable = next(i for i, s in enumerate(lines) if "pip install" in s and "-e '.[dev]'" in s)
+    assert venv < editable < len(lines) - 1 and last in lines[-1]
+    assert ".venv/bin/python" in lines[-1]
+
+
+def test_ci_runs_make_test_and_fails_with_it():
+    text = (ROOT / ".ci" / "run").read_text()
+    assert os.access(ROOT / ".ci" / "run", os.X_OK)
+    assert "set -euo pipefail" in text and text.rstrip().endswith("make test")
