@@ -6,7 +6,8 @@ import esper
 import pytest
 from rg_world import RgWorld
 
-from soundscape.components.redguard import RgAnimation, RgObject, RgRope
+from soundscape.components.redguard import RgAnimation, RgAttachment, RgLink, RgObject, RgRope
+from soundscape.components.spatial import Position
 from soundscape.laws import redguard as law
 from soundscape.rng import Rng
 
@@ -39,6 +40,21 @@ def test_anim_starts_even_when_silent(w):
     far = w.obj(0, 2300)
     assert w.rt.engine.anim_play_sound(far, 40, 0) is not None
     assert starts(w, sound="rg.sfx.40")[0]["volume"] == 0
+
+
+def test_animation_sounds_come_from_the_object_itself(w):
+    """Seed 002 emitter rules: an attached or linked object's script sounds come
+    from its master / linked record, but its animation sounds from itself."""
+    master = w.obj(0, 2290)  # beyond the silent distance
+    slave = w.obj(0, 1000, attr_slave=True)
+    esper.add_component(slave, RgAttachment(master))
+    record = esper.create_entity(Position(0.0, 0.0, 2290 / 20))
+    linked = w.obj(0, 1000)
+    esper.add_component(linked, RgLink(record))
+    for entity in (slave, linked):
+        assert w.rt.emitter(entity) == (0, 0, 2290 * 256)  # script sounds: silent there
+        w.rt.engine.anim_play_sound(entity, 40, 0)
+        assert starts(w, sound="rg.sfx.40")[-1]["volume"] == 72  # as from z = 1000
 
 
 def test_player_animation_uses_start_index_zero(w):
