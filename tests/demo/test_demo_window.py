@@ -47,6 +47,31 @@ def test_walk_turn_and_zoom(demo):
     assert game.ctx.clock.tick - tick == 15
 
 
+@pytest.mark.parametrize(("symbol", "dx_m", "dz_m"), [
+    (key.UP, 0.0, 4.0), (key.S, 0.0, -4.0), (key.DOWN, 0.0, -4.0),
+    (key.D, 4.0, 0.0), (key.RIGHT, 4.0, 0.0), (key.A, -4.0, 0.0), (key.LEFT, -4.0, 0.0),
+])
+def test_every_walk_key_moves_the_player(demo, symbol, dx_m, dz_m):
+    """Issue 7 window controls: WASD or arrows walk (heading north: +z forward, +x right)."""
+    window, game = demo
+    x, z = game.position.x_m, game.position.z_m
+    window.keys.on_key_press(symbol, 0)
+    for _ in range(30):
+        window.tick(1 / 60)
+    window.keys.on_key_release(symbol, 0)
+    assert game.position.x_m - x == pytest.approx(dx_m)
+    assert game.position.z_m - z == pytest.approx(dz_m)
+    assert game.listener.heading_rad == pytest.approx(0.0)
+
+
+def test_q_turns_left(demo):
+    window, game = demo
+    window.keys.on_key_press(key.Q, 0)
+    window.tick(0.25)
+    window.tick(0.25)
+    assert game.listener.heading_rad % (2 * np.pi) == pytest.approx(2 * np.pi - 1.1)
+
+
 def test_overlay_mute_slider_and_torch_keys(demo):
     window, game = demo
     ctx = game.ctx
