@@ -73,3 +73,16 @@ def test_the_command_prints_the_lines(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[:5] == EXPECTED_LINES
     assert out[5].startswith(f"mix {MIX_HASH}")
+
+
+def test_the_script_plays_its_impulse_and_blocks_the_second_line(result):
+    seen = [(r["tick"], r["event"], r["sound"]) for r in result.events
+            if r["event"] in ("impulse", "dialog_start", "dialog_block", "dialog_end")]
+    assert seen == [
+        (30, "dialog_start", "c00_01_74shinatama"),
+        (60, "dialog_block", "c00_01_75konoko"),  # waits for the first line
+        (162, "dialog_end", "c00_01_74shinatama"),
+        (162, "dialog_start", "c00_01_75konoko"),
+        (264, "dialog_end", "c00_01_75konoko"),
+        (300, "impulse", "gun_fire"),  # sound_impulse_play at the listener
+    ]
