@@ -99,6 +99,22 @@ def test_each_element_is_drawn_in_its_colour(window):
     assert not (np.abs(frame[:, : W - 300] - np.array(VOLUME_COLOUR)) <= 12).all(axis=2).any()
 
 
+@pytest.mark.parametrize(("heading", "dx_px", "dy_px"), [
+    (0.0, 0, 15), (math.pi / 2, 15, 0), (math.pi, 0, -15), (-math.pi / 2, -15, 0)])
+def test_the_listeners_heading_line_points_her_way(window, heading, dx_px, dy_px):
+    """Issue 7 overlay: the listener and her heading (compass: 0 north, pi/2 east)."""
+    from soundscape.overlay import View
+
+    view = View(100.0, 100.0, 2.0, W, H)
+    snapshot = Snapshot(listener=ListenerView(100.0, 100.0, heading, True))
+    _overlay, frame = _draw(window, snapshot, view)
+    x, y = view.to_screen(100.0, 100.0)
+    white = (255, 255, 255)
+    assert _has(frame, x + dx_px, y + dy_px, white, radius=1)
+    assert not _has(frame, x - dx_px, y - dy_px, white, radius=1)  # not behind her
+    assert not _has(frame, x + dy_px, y + dx_px, white, radius=1)  # nor to a side
+
+
 def test_hidden_overlay_draws_nothing(window):
     from soundscape.overlay import Overlay, View
 

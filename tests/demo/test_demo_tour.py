@@ -120,6 +120,26 @@ def test_waterfall_is_quieter_behind_the_palisade(tour):
     assert walls == {0}
 
 
+def test_forge_and_waterfall_play_in_then_base_with_details_heard_through_walls(tour):
+    """Issue 7: the waterfall and forge are placed ambients with in / base / out tracks
+    and details, heard through the walls."""
+    _result, events = tour
+    for name, detail in (("forge", "oni_anvil"), ("waterfall", "oni_droplet")):
+        starts = [e["sound"] for e in events if e["source"] == "oni" and e["event"] == "start"
+                  and e["sound"] in (f"oni_{name}_in", f"oni_{name}", detail)]
+        assert starts[0] == f"oni_{name}_in", name
+        assert f"oni_{name}" in starts[1:] and detail in starts, name
+        assert any(e["source"] == "oni" and e["event"] == "detail" and e["sound"] == detail
+                   for e in events), name
+    # Inside the house the forge (412, 410) is behind walls and still heard.
+    start, end = _window(events, "inside the house")
+    walls = {e["walls"] for e in events if e["source"] == "occlusion"
+             and e["event"] == "occlusion" and start < e["t"] < end
+             and (e["pos"][0], e["pos"][2]) == (412.0, 410.0)}
+    assert walls and min(walls) >= 1
+    assert _listen(events, "inside the house")["voices"]["oni_forge"] > 0.0
+
+
 def test_a_bolt_flies_past(tour):
     _result, events = tour
     flybys = [e for e in events if e["source"] == "flyby" and e["event"] == "flyby"
