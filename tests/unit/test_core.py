@@ -213,3 +213,17 @@ def test_ci_runs_make_test_and_fails_with_it():
     text = (ROOT / ".ci" / "run").read_text()
     assert os.access(ROOT / ".ci" / "run", os.X_OK)
     assert "set -euo pipefail" in text and text.rstrip().endswith("make test")
+
+
+def test_pyproject_maps_the_layout_into_one_package_with_the_issue_dependencies():
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    names = {d.split(">")[0].split("=")[0].strip() for d in project["project"]["dependencies"]}
+    assert {"esper", "pyglet", "numpy", "pymunk"} <= names
+    dev = {d.split(">")[0].strip() for d in project["project"]["optional-dependencies"]["dev"]}
+    assert {"pytest", "hypothesis", "ruff", "mypy"} <= dev
+    dirs = project["tool"]["setuptools"]["package-dir"]
+    assert dirs["soundscape"] == "plugin" and dirs["soundscape.components"] == "components"
+    assert dirs["soundscape.systems"] == "systems"
+    assert dirs["soundscape.demo_world"] == "demo_world"

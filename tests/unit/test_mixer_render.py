@@ -281,3 +281,33 @@ def test_float_voices_sum_in_row_order_without_blas():
             right = right + gr * sl[:256]
     right = right + stereo_right
     assert np.array_equal(out[:, 0], left) and np.array_equal(out[:, 1], right)
+
+
+def test_audio_thread_renders_while_the_game_thread_publishes():
+    """The audio side takes whichever snapshot is published at a block's start, never waits
+    and never sees half of one: every block has one gain throughout."""
+    import threading
+
+    snd = sound("one", np.ones(10_000, dtype=np.float32))
+    mixer = Mixer(RATE, 256)
+    publish(mixer, spec(snd, gl=0.25, gr=0.25, loop=True))
+    gains: list[float] = []
+    errors: list[BaseException] = []
+
+    def audio() -> None:
+        try:
+            for _ in range(300):
+                block = mixer.render(256)
+                if not np.all(block == block[0, 0]):
+                    gains.append(float("nan"))
+                gains.append(float(block[0, 0]))
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    worker = threading.Thread(target=audio)
+    worker.start()
+    for i in range(300):
+        publish(mixer, spec(snd, gl=0.5 if i % 2 else 0.25, gr=0.5 if i % 2 else 0.25, loop=True))
+    worker.join(timeout=30)
+    assert not worker.is_alive() and not errors
+    assert len(gains) == 300 and set(gains) <= {0.25, 0.5}
