@@ -75,6 +75,21 @@ def test_out_of_range_effects_start_nothing(w, effect):
     assert len(w.events("skip", reason="effect out of range")) == 2
 
 
+def test_a_missing_effect_inside_the_bank_starts_nothing(w):
+    """Bad input (missing sound): index 20 is below the bank's count (118) but was never
+    loaded; every start path skips it with an event, returns as usual, and no state is lost."""
+    caller = w.obj()
+    assert 20 < len(w.rt.effects) and w.rt.effects.get(20) is None
+    w.rt.script.Sound(caller, 1, 0, 0)
+    assert w.rt.script.Sound(caller, 20, 0, 0) == 0
+    assert w.rt.script.FlatSound(caller, 20, 0, 0) == 0
+    assert w.rt.engine.anim_play_sound(caller, 20, 0) is None
+    assert len(w.playing()) == 1
+    assert len(w.events("skip", sound=20)) == 3
+    w.step(2)  # the loop goes on
+    assert w.ctx.events.where(event="error") == []
+
+
 def test_shipped_ambientsound_effect_127_never_sounds(w):
     caller = w.obj(100, 0)
     task = w.rt.script.AmbientSound(caller, 127, 0, 0)
