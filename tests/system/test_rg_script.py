@@ -79,7 +79,7 @@ def test_a_missing_effect_inside_the_bank_starts_nothing(w):
     """Bad input (missing sound): index 20 is below the bank's count (118) but was never
     loaded; every start path skips it with an event, returns as usual, and no state is lost."""
     caller = w.obj()
-    assert 20 < len(w.rt.effects) and w.rt.effects.get(20) is None
+    assert len(w.rt.effects) > 20 and w.rt.effects.get(20) is None
     w.rt.script.Sound(caller, 1, 0, 0)
     assert w.rt.script.Sound(caller, 20, 0, 0) == 0
     assert w.rt.script.FlatSound(caller, 20, 0, 0) == 0
