@@ -48,6 +48,7 @@ def test_silent_driver_one_warning_endless_precise_stream():
     source = backend.source
     assert source.is_precise() and source.duration is None
     assert source.audio_format.sample_format == "F32" and source.audio_format.channels == 2
+    assert source.audio_format.sample_rate == 48_000
     for size in (1024, 8 * 480, 8 * 4096, 8 * 48_000 * 3):  # 3 s: far past the sound
         packet = source.get_audio_data(size, 0.0)
         assert packet is not None and packet.length == size
