@@ -126,8 +126,8 @@ class SoundBank:
             FileNotFoundError: no such file.
         """
         path = self.resolve(name)
-        if not path.suffix:
-            path = path.with_suffix(".wav")
+        if not path.suffix:  # resolved again: ``name.wav`` may be a link out of the root
+            path = self.resolve(f"{name}.wav")
         if not path.is_file():
             raise FileNotFoundError(str(path))
         wav = read_wav(path)

@@ -143,3 +143,12 @@ def test_corrupt_file_is_read_once_and_a_channel_start_fails_cleanly(tmp_path):
     assert not any(c.playing for c in bank.channels)
     with pytest.raises(DataError, match="truncated"):
         ctx.sounds.get("cut")  # the first error again
+
+
+def test_a_symlink_out_of_the_root_is_an_escape_too(tmp_path):
+    root = tmp_path / "sounds"
+    root.mkdir()
+    (tmp_path / "secret.wav").write_bytes(encode_wav(RAMP, 44100, bits=16))
+    (root / "link.wav").symlink_to(tmp_path / "secret.wav")
+    with pytest.raises(InputError, match="escapes"):
+        SoundBank(root).get("link")
