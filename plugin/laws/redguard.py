@@ -302,7 +302,12 @@ def yaw_from_heading_rad(heading_rad: float) -> int:
 
     >>> yaw_from_heading_rad(math.pi / 2), yaw_from_heading_rad(-math.pi / 2)
     (512, 1536)
+    >>> yaw_from_heading_rad(1e308)  # a huge heading is still an angle, not an overflow
+    1865
     """
+    if abs(heading_rad) > 2 * math.pi:
+        # The turns drop out first: a huge finite heading would overflow the product.
+        heading_rad = math.fmod(heading_rad, 2 * math.pi)
     return round(heading_rad * ANGLE_UNITS / (2 * math.pi)) % ANGLE_UNITS
 
 

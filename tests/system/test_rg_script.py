@@ -274,3 +274,15 @@ def test_a_code_object_is_centred_whatever_the_camera_yaw(w):
     at_camera = w.obj(0, 0)
     w.rt.script.Sound(at_camera, 8, 0, 0)
     assert start_event(w, sound="rg.sfx.8")["pan"] == law.pan_from_angle(2048 - 256) == 32
+
+
+def test_a_huge_finite_camera_heading_is_an_angle_not_a_crash(w):
+    # Fuzzing found heading 1e308 overflowing round(heading x 2048 / 2 pi) inside
+    # sound maintenance (OverflowError out of esper.process).
+    listener = esper.component_for_entity(w.listener, Listener)
+    listener.heading_rad = 1e308
+    w.step(1)
+    assert w.rt.yaw == 1865 and not w.ctx.events.where(event="error")
+    listener.heading_rad = 3.14159265 / 2 + 2 * 3.14159265 * 1000  # whole turns drop out
+    w.step(1)
+    assert w.rt.yaw == 512
