@@ -123,10 +123,12 @@ class OniSound:
         return self.ears.xyz
 
     def distance_units(self, place: Vec3) -> float:
-        """``|place - listener|`` in Oni units."""
+        """``|place - listener|`` in Oni units (inf for a place too far to square)."""
         lx, ly, lz = self.ears.xyz
         u = self.units_per_m
-        return math.sqrt((place[0] - lx) ** 2 + (place[1] - ly) ** 2 + (place[2] - lz) ** 2) * u
+        dx, dy, dz = place[0] - lx, place[1] - ly, place[2] - lz
+        # x * x overflows to inf where x ** 2 raises OverflowError (a 1e200 place).
+        return math.sqrt(dx * dx + dy * dy + dz * dz) * u
 
     def spatial(self, place: Vec3 | None, near: float, far: float) -> tuple[float, int]:
         """Distance volume and pan (hundredths of a dB) of a sound at ``place``

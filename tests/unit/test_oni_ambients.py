@@ -421,3 +421,15 @@ def test_overall_volume_slides_by_0_05_a_tick_in_the_bank(h):
     assert h.oni.overall_volume == pytest.approx(0.8)
     h.step(10)
     assert h.oni.overall_volume == pytest.approx(0.5)
+
+
+def test_a_place_too_far_to_square_is_silent_not_an_overflow(h):
+    # Fuzzing found (1e200, 0, 0): (x - lx) ** 2 raised OverflowError from
+    # distance_units inside ambient_start (and every later volume update).
+    aid = h.oni.ambient_start("detailed", position=(1e200, 0.0, 0.0))
+    assert aid is not None
+    assert h.oni.distance_units((1e200, 0.0, 0.0)) == float("inf")
+    h.step(3)
+    h.oni.ambient_update(aid, (0.0, 0.0, 1.0), 1.0)  # good input again: it is heard
+    h.step(2)
+    assert h.oni.ambients.is_active(aid)
