@@ -15,6 +15,10 @@ from dataclasses import dataclass, field
 TICK_HZ = 60
 """Oni and Redguard count game time in sixtieths of a second."""
 
+MAX_FRAME_S = 1.0
+"""The most game time one frame may step: a longer hitch (a 1e30 s ``dt``) would
+step ~1e31 ticks and render that much audio; the excess is dropped."""
+
 
 @dataclass(slots=True)
 class Clock:
@@ -55,11 +59,15 @@ class Clock:
 
         Returns the number of ticks stepped (also kept in ``elapsed_ticks``). A NaN,
         infinite or negative ``dt_s`` is refused with ``ValueError``: it would
-        stall or rewind every deadline in the runtimes.
+        stall or rewind every deadline in the runtimes. At most ``MAX_FRAME_S``
+        of time is stepped at once.
+
+        >>> Clock().advance(1e30)
+        60
         """
         if not math.isfinite(dt_s) or dt_s < 0.0:
             raise ValueError(f"Clock.advance: dt must be a finite, non-negative time, got {dt_s!r}")
-        self._pending_s += dt_s
+        self._pending_s = min(self._pending_s + dt_s, MAX_FRAME_S)
         # A hair of tolerance keeps three 1/60 s frames from losing a tick to rounding.
         due = int(math.floor(self._pending_s * self.tick_hz + 1e-6))
         self._pending_s = max(self._pending_s - due / self.tick_hz, 0.0)

@@ -99,6 +99,17 @@ def test_a_bad_dt_is_logged_and_the_loop_goes_on():
     plugin.uninstall()
 
 
+def test_a_huge_dt_steps_at_most_one_second_and_renders_that_much():
+    # Fuzzing found esper.process(1e30): ~6e31 ticks, and the offline backend
+    # tried to allocate 1.55 TiB of audio (MemoryError out of esper.process).
+    plugin = SoundscapePlugin(Settings(backend="offline", features=("audio",))).install()
+    esper.process(1e30)
+    assert plugin.clock.tick == 60 and plugin.mixer.backend.audio().shape == (48_000, 2)
+    esper.process(1 / 60)
+    assert plugin.clock.tick == 61
+    plugin.uninstall()
+
+
 def test_settings_refuse_unknown_profiles_and_features():
     with pytest.raises(ValueError, match="profile"):
         Settings(profile="doom")
