@@ -232,7 +232,11 @@ class AcRuntime:
         origin = self.landscape.local_origin(cell, pos.x_m, pos.y_m, pos.z_m)
         manager = self.manager
         manager.player_cell, manager.player_origin = cell, origin
-        manager.heading_rad = listener.heading_rad
+        heading = listener.heading_rad
+        if abs(heading) > math.tau:
+            # Whole turns drop out: degrees(1e308) is inf and sin(inf) a ValueError.
+            heading = math.fmod(heading, math.tau)
+        manager.heading_rad = heading
         self.change_position(cell, origin, listener.outdoors)
 
     def change_position(self, cell: int, origin: tuple[float, float, float],

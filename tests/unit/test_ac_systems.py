@@ -80,3 +80,19 @@ def test_disabled_ambient_adds_and_plays_nothing() -> None:
 def test_bad_origin_block_setting() -> None:
     with pytest.raises(InputError, match="ac_origin_block"):
         _plugin(ac_origin_block=7)
+
+
+def test_a_huge_finite_heading_pans_as_an_angle_not_a_crash() -> None:
+    # Fuzzing found heading 1e308: math.degrees(1e308) is inf and the pan's
+    # sin(inf) raised "math domain error" out of the rebuild inside esper.process.
+    plugin = _plugin()
+    ac = plugin.context.ac
+    ac.load_region(sample_region(2))
+    ac.add_landblock(0, 0, striped_words(0, 0, 2))
+    esper.create_entity(Listener(heading_rad=1e308), Position(30.0, 0.0, 50.0))
+    for _ in range(600):
+        esper.process(1 / 60)
+    assert not plugin.events.where(source="ac", event="error")
+    positioned = [r for r in plugin.events.where(source="ac", event="play") if r["pos"]]
+    assert positioned and all(-15 <= r["pan"] <= 15 for r in positioned)
+    assert abs(ac.manager.heading_rad) <= 2 * 3.141592653589794
