@@ -24,6 +24,10 @@ from soundscape.laws.modern import equal_power
 from soundscape.laws.redguard import MILES_PAN_TABLE, miles_coefficients_16, miles_effective_volume
 
 MAX_STEP = 64.0
+
+MAX_GAIN = 1e6
+"""The largest side gain a voice may have (+120 dB): a finite but huge volume
+(1e308) would overflow the float32 mix to inf; it is a bad value, silenced."""
 """Source frames per output frame are held to this (a wild pitch cannot stall the mixer)."""
 ONI_BUFFER_RATE_HZ = 22_050.0
 """Every Oni channel is a 22,050 Hz buffer; pitch sets its frequency (0x485460)."""
@@ -108,8 +112,8 @@ def apply_law(bank: Any, channel: Channel, output_rate_hz: int, bits: int = 16) 
     """Set ``channel.gain_left``, ``gain_right`` and ``step`` from its bank's profile law.
 
     ``bits`` is the sound's PCM width (the Redguard 8-bit table differs). A NaN or
-    infinite volume, pan, pitch or rate silences the voice (gains 0, step 0) and
-    returns False; the caller logs it.
+    infinite volume, pan, pitch or rate, or a side gain above ``MAX_GAIN``, silences
+    the voice (gains 0, step 0) and returns False; the caller logs it.
     """
     values = (channel.volume, channel.pan, channel.pitch, channel.rate_hz, bank.overall_volume)
     if not all(math.isfinite(v) for v in values):
@@ -128,6 +132,10 @@ def apply_law(bank: Any, channel: Channel, output_rate_hz: int, bits: int = 16) 
     else:
         gains = equal_power(channel.volume, channel.pan)
     if gains is not None:
-        channel.gain_left, channel.gain_right = gains[0] * overall, gains[1] * overall
+        left, right = gains[0] * overall, gains[1] * overall
+        if not (abs(left) <= MAX_GAIN and abs(right) <= MAX_GAIN):
+            channel.gain_left = channel.gain_right = channel.step = 0.0
+            return False
+        channel.gain_left, channel.gain_right = left, right
     channel.step = held_rate_hz(profile, channel, output_rate_hz) / float(output_rate_hz)
     return True

@@ -69,4 +69,4 @@ class ChannelSystem(SoundSystem):
         if key not in self._reported:
             self._reported.add(key)
             self.ctx.events.emit(bank, "bad_value", sound=channel.sound, channel=channel.index,
-                                 reason="non-finite volume, pan, pitch or rate: silenced")
+                                 reason="non-finite or huge volume, pan, pitch or rate: silenced")

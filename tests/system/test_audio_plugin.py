@@ -241,3 +241,21 @@ def test_emitter_switches_sound_and_follows_its_entity():
     assert handle != first and bank.get(handle).sound == "b" and bank.get(handle).playing
     assert ctx.events.where(event="stop", reason="sound changed", sound="a")
     assert sum(c.playing for c in bank.channels) == 1
+
+
+def test_a_huge_finite_volume_is_silenced_not_an_infinite_mix():
+    # Fuzzing found play_at(..., volume=1e308): a finite gain that the float32 mix
+    # turned into inf in every later frame. The voice is a bad value, silenced.
+    p = plugin(backend="offline")
+    ctx = p.context
+    synth.add_to(ctx.sounds, "t", synth.tone(200, 1.0))
+    esper.create_entity(Listener(), Position(0.0, 0.0, 0.0))
+    assert play_at(ctx, "t", (0.0, 0.0, 2.0), volume=1e308) is not None
+    for _ in range(3):
+        esper.process(1 / 60)
+    assert np.isfinite(ctx.mixer.backend.audio()).all()
+    assert not ctx.mixer.backend.audio().any()
+    assert ctx.events.where(source="modern", event="bad_value")
+    assert play_at(ctx, "t", (0.0, 0.0, 2.0), volume=0.5) is not None  # good input: heard
+    esper.process(1 / 60)
+    assert np.abs(ctx.mixer.backend.audio()[-800:]).max() > 0.0
