@@ -82,8 +82,9 @@ class Mixer:
     @master_gain.setter
     def master_gain(self, gain: float) -> None:
         value = float(gain)
-        if not math.isfinite(value) or value < 0.0:
-            raise InputError(f"mixer.master_gain: {gain!r} is not a finite gain >= 0")
+        # Above 1e6 (+120 dB) the float32 mix would overflow to inf (1e308 did).
+        if not math.isfinite(value) or not 0.0 <= value <= 1e6:
+            raise InputError(f"mixer.master_gain: {gain!r} is not a finite gain in 0..1e6")
         self._master_gain = value
 
     def publish(self, snapshot: Snapshot) -> None:
