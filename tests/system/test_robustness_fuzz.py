@@ -27,7 +27,8 @@ from soundscape import Settings, SoundscapePlugin, synth
 from soundscape.ac_sample import sample_region, striped_words
 from soundscape.components import Emitter, Listener, Position
 from soundscape.components.occlusion import Flyby, Wall
-from soundscape.components.redguard import RgObject
+from soundscape.components.oni import OniCamera, OniPlayer
+from soundscape.components.redguard import RgAttachment, RgObject
 from soundscape.emitters import play_at
 from soundscape.sound_test import SOUND_SPECS, SOUND_TEST_TOML, synthesise
 
@@ -75,7 +76,10 @@ class FuzzWorld:
         self.rt.effects.add(3, (synth.tone(300.0, 0.5) * 8000).astype(np.int16), 22050)
         self.rt.effects.add(4, (synth.tone(500.0, 0.5) * 8000).astype(np.int16), 22050,
                             loop_flag=255)
-        self.listener = esper.create_entity(Listener(heading_rad=0.0), Position(*HOME))
+        self.listener = esper.create_entity(Listener(heading_rad=0.0), Position(*HOME),
+                                            OniCamera(mode="follow"))
+        self.oni_player = esper.create_entity(OniPlayer(head_y_m=1.7), Position(*HOME))
+        self.ambient_ids: list[int] = []
         self.rt.player = esper.create_entity(Position(*HOME), RgObject())
         self.npc = esper.create_entity(Position(HOME[0] + 2.0, 0.0, HOME[2] + 2.0), RgObject())
         self.emitters: list[int] = []
@@ -150,6 +154,47 @@ def act(w: FuzzWorld, action: tuple) -> None:  # noqa: C901 - one branch per gam
                 rt.engine.combat_hit(w.npc, a)
             else:
                 rt.engine.set_torch(bool(a % 2))
+        elif kind == "emitter_sound":
+            e = w.pick(w.emitters, args[0])
+            if e is not None:
+                esper.component_for_entity(e, Emitter).sound = args[1]
+        elif kind == "oni_player":
+            (facing, offset, head), place = args
+            player = esper.component_for_entity(w.oni_player, OniPlayer)
+            player.facing_rad, player.facing_offset_rad, player.head_y_m = facing, offset, head
+            pos = esper.component_for_entity(w.oni_player, Position)
+            pos.x_m, pos.y_m, pos.z_m = place
+        elif kind == "camera_mode":
+            esper.component_for_entity(w.listener, OniCamera).mode = args
+        elif kind == "listener_swap":
+            esper.delete_entity(w.listener, immediate=True)
+            w.listener = esper.create_entity(Listener(heading_rad=0.0), Position(*args),
+                                             OniCamera(mode="follow"))
+        elif kind == "rg_attach":
+            master, offsets, yaw = args
+            obj = esper.component_for_entity(w.npc, RgObject)
+            obj.attr_slave, obj.yaw_units = True, yaw
+            target = rt.player if master else w.npc
+            esper.add_component(w.npc, RgAttachment(target, *offsets))
+            esper.component_for_entity(rt.player, RgObject).yaw_units = yaw
+        elif kind == "oni_ambient_ctl":
+            which, index, place, volume, seconds = args
+            aid = w.pick(w.ambient_ids, index)
+            if which == "update":
+                ctx.oni.ambient_update(aid, place, volume)
+            elif which == "fade":
+                ctx.oni.ambient_fade(aid, volume, seconds)
+            elif which == "stop":
+                ctx.oni.ambient_stop(aid)
+            else:
+                ctx.oni.ambient_halt(aid)
+        elif kind == "ac_ctl":
+            if args == "toggle":
+                ctx.ac.enabled = not ctx.ac.enabled
+            elif args == "rebuild":
+                ctx.ac.force_rebuild()
+            else:
+                ctx.ac.remove_landblock(0, 0)
         elif kind == "emitter_del":
             e = w.pick(w.emitters, args)
             if e is not None:
@@ -206,7 +251,9 @@ def act(w: FuzzWorld, action: tuple) -> None:  # noqa: C901 - one branch per gam
             ctx.oni.scripts.sound_impulse_play(name, volume)
         elif kind == "oni_ambient":
             name, place, volume = args
-            ctx.oni.ambient_start(name, volume=volume, position=place)
+            aid = ctx.oni.ambient_start(name, volume=volume, position=place)
+            if aid is not None:
+                w.ambient_ids.append(aid)
         elif kind == "oni_dialog":
             name, how = args
             if how == 0:
@@ -260,6 +307,7 @@ def act(w: FuzzWorld, action: tuple) -> None:  # noqa: C901 - one branch per gam
 
 _WORDS: dict[str, tuple[str, ...]] = {
     "emitter": ("volume", "pitch", "distance"),
+    "oni_ambient_ctl": ("volume", "position", "place", "time", "finite"),
     "landblock": ("landblock", "terrain", "height", "block"),
     "rg_engine": ("effect", "rate", "hit_sound", "field"),
     "placed": ("place", "volume", "position", "near", "far", "distance"),
@@ -281,6 +329,16 @@ actions = st.one_of(
     st.tuples(st.just("heading"), floats),
     st.tuples(st.just("emitter"), st.tuples(vec, floats, floats, st.tuples(floats, floats))),
     st.tuples(st.just("emitter_toggle"), slot),
+    st.tuples(st.just("emitter_sound"), st.tuples(
+        slot, st.sampled_from(["", "nope", "../../etc/passwd", "/abs", "fountain"]))),
+    st.tuples(st.just("oni_player"), st.tuples(st.tuples(floats, floats, st.none() | floats),
+                                                vec)),
+    st.tuples(st.just("camera_mode"), st.sampled_from(["follow", "fixed", "bogus", ""])),
+    st.tuples(st.just("listener_swap"), vec),
+    st.tuples(st.just("rg_attach"), st.tuples(st.booleans(), vec, ints)),
+    st.tuples(st.just("oni_ambient_ctl"), st.tuples(
+        st.sampled_from(["update", "fade", "stop", "halt"]), slot, maybe_vec, floats, floats)),
+    st.tuples(st.just("ac_ctl"), st.sampled_from(["toggle", "rebuild", "remove"])),
     st.tuples(st.just("listener_cell"), st.tuples(st.one_of(st.none(), ints), st.booleans(),
                                                   st.booleans())),
     st.tuples(st.just("landblock"), st.tuples(st.integers(-2, 300), st.integers(-2, 300),
@@ -322,6 +380,17 @@ def recover(w: FuzzWorld) -> None:
     ctx, rt = w.ctx, w.rt
     pos = esper.component_for_entity(w.listener, Position)
     pos.x_m, pos.y_m, pos.z_m = HOME
+    ctx.ac.enabled = True
+    esper.component_for_entity(w.listener, OniCamera).mode = "follow"
+    oni_player = esper.component_for_entity(w.oni_player, OniPlayer)
+    oni_player.facing_rad, oni_player.facing_offset_rad, oni_player.head_y_m = 0.0, 0.0, 1.7
+    opos = esper.component_for_entity(w.oni_player, Position)
+    opos.x_m, opos.y_m, opos.z_m = HOME
+    npc = esper.component_for_entity(w.npc, RgObject)
+    npc.attr_slave, npc.yaw_units = False, 0
+    if esper.has_component(w.npc, RgAttachment):
+        esper.remove_component(w.npc, RgAttachment)
+    esper.component_for_entity(rt.player, RgObject).yaw_units = 0
     listener = esper.component_for_entity(w.listener, Listener)
     listener.heading_rad, listener.objcell_id, listener.outdoors, listener.active = (
         0.0, None, True, True)
