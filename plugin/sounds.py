@@ -17,6 +17,10 @@ import numpy as np
 from soundscape.errors import InputError, SoundscapeError
 from soundscape.wav import read_wav
 
+MAX_SAMPLE = 1e6
+"""The largest float sample a sound may hold: a few voices of 1e38 (a corrupt float
+WAV) overflow the float32 mix to inf; real PCM is within +-1."""
+
 
 @dataclass(frozen=True, slots=True)
 class Sound:
@@ -88,10 +92,13 @@ class SoundBank:
         uint8 for 8-bit) the Redguard Miles path mixes.
         """
         array = _check_frames(name, np.asarray(samples, dtype=np.float32))
-        if sample_rate_hz <= 0:
-            raise InputError(f"sound {name!r}: sample rate must be positive")
+        if not sample_rate_hz > 0:  # NaN too
+            raise InputError(
+                f"sound {name!r}: sample rate must be positive, got {sample_rate_hz!r}")
         if not np.all(np.isfinite(array)):
             raise InputError(f"sound {name!r}: samples contain NaN or infinity")
+        if array.size and float(np.abs(array).max()) > MAX_SAMPLE:
+            raise InputError(f"sound {name!r}: samples beyond +-{MAX_SAMPLE:g} (corrupt float PCM)")
         if pcm is not None:
             pcm = _check_frames(name, np.asarray(pcm))
             if pcm.shape != array.shape or pcm.dtype not in (np.int16, np.uint8):

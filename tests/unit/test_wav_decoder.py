@@ -152,3 +152,14 @@ def test_a_symlink_out_of_the_root_is_an_escape_too(tmp_path):
     (root / "link.wav").symlink_to(tmp_path / "secret.wav")
     with pytest.raises(InputError, match="escapes"):
         SoundBank(root).get("link")
+
+
+def test_the_bank_refuses_huge_float_samples_and_a_nan_rate_by_name():
+    # Fuzzing: eight voices of a float sound holding 1e38 overflowed the float32
+    # mix to inf; a NaN rate raised "cannot convert float NaN to integer".
+    bank = SoundBank(None)
+    with pytest.raises(InputError, match="'loud': samples beyond"):
+        bank.add("loud", np.full(100, 1e38, dtype=np.float32), 22050)
+    with pytest.raises(InputError, match="'r': sample rate must be positive, got nan"):
+        bank.add("r", np.zeros(100, dtype=np.float32), float("nan"))
+    assert bank.add("ok", np.full(100, 0.5, dtype=np.float32), 22050).sample_rate_hz == 22050
