@@ -28,7 +28,7 @@ from soundscape.ac_sample import sample_region, striped_words
 from soundscape.components import Emitter, Listener, Position
 from soundscape.components.occlusion import Flyby, Wall
 from soundscape.components.oni import OniCamera, OniPlayer
-from soundscape.components.redguard import RgAttachment, RgObject
+from soundscape.components.redguard import RgAttachment, RgObject, RgRope
 from soundscape.emitters import play_at
 from soundscape.sound_test import SOUND_SPECS, SOUND_TEST_TOML, synthesise
 
@@ -76,12 +76,16 @@ class FuzzWorld:
         self.rt.effects.add(3, (synth.tone(300.0, 0.5) * 8000).astype(np.int16), 22050)
         self.rt.effects.add(4, (synth.tone(500.0, 0.5) * 8000).astype(np.int16), 22050,
                             loop_flag=255)
+        self.rt.rtx_store.add("l001", "Greetings, Cyrus.",
+                              (synth.tone(400.0, 0.4) * 8000).astype(np.int16))
+        self.rt.rtx_store.add("l002", "A text-only line.")
         self.listener = esper.create_entity(Listener(heading_rad=0.0), Position(*HOME),
                                             OniCamera(mode="follow"))
         self.oni_player = esper.create_entity(OniPlayer(head_y_m=1.7), Position(*HOME))
         self.ambient_ids: list[int] = []
         self.rt.player = esper.create_entity(Position(*HOME), RgObject())
-        self.npc = esper.create_entity(Position(HOME[0] + 2.0, 0.0, HOME[2] + 2.0), RgObject())
+        self.npc = esper.create_entity(Position(HOME[0] + 2.0, 0.0, HOME[2] + 2.0), RgObject(),
+                                       RgRope(effects=(3, 4, 3), max_swing_speed=40))
         self.emitters: list[int] = []
         self.walls: list[int] = []
         self.flybys: list[int] = []
@@ -154,6 +158,18 @@ def act(w: FuzzWorld, action: tuple) -> None:  # noqa: C901 - one branch per gam
                 rt.engine.combat_hit(w.npc, a)
             else:
                 rt.engine.set_torch(bool(a % 2))
+        elif kind == "rg_line":
+            which, label, a = args
+            if which == "RTX":
+                rt.script.RTX(w.npc, label)
+            elif which == "RTXp":
+                rt.script.RTXp(w.npc, label)
+            elif which == "AmbientRTX":
+                rt.script.AmbientRTX(w.npc, label, a)
+            elif which == "Taunt":
+                rt.script.Taunt(w.npc, label, a)
+            else:
+                rt.engine.rope_update(w.npc, a, a // 3)
         elif kind == "emitter_sound":
             e = w.pick(w.emitters, args[0])
             if e is not None:
@@ -213,8 +229,8 @@ def act(w: FuzzWorld, action: tuple) -> None:  # noqa: C901 - one branch per gam
                 w.walls.remove(e)
                 esper.delete_entity(e)
         elif kind == "flyby":
-            place, far = args
-            w.flybys.append(esper.create_entity(Flyby(impulse="gun_fire", far=far),
+            place, far, impulse = args
+            w.flybys.append(esper.create_entity(Flyby(impulse=impulse, far=far),
                                                 Position(*place)))
         elif kind == "flyby_move":
             e = w.pick(w.flybys, args[0])
@@ -310,6 +326,7 @@ _WORDS: dict[str, tuple[str, ...]] = {
     "oni_ambient_ctl": ("volume", "position", "place", "time", "finite"),
     "landblock": ("landblock", "terrain", "height", "block"),
     "rg_engine": ("effect", "rate", "hit_sound", "field"),
+    "rg_line": ("label", "volume", "animation", "velocity", "speed", "arg"),
     "placed": ("place", "volume", "position", "near", "far", "distance"),
     "placed_update": ("index", "place", "volume", "position"),
     "placed_end": ("index",),
@@ -351,7 +368,10 @@ actions = st.one_of(
     st.tuples(st.just("wall"), st.tuples(floats, floats, floats, floats)),
     st.tuples(st.just("wall_move"), st.tuples(slot, st.tuples(floats, floats, floats, floats))),
     st.tuples(st.just("wall_del"), slot),
-    st.tuples(st.just("flyby"), st.tuples(vec, floats)),
+    st.tuples(st.just("flyby"), st.tuples(vec, floats, oni_names)),
+    st.tuples(st.just("rg_line"), st.tuples(
+        st.sampled_from(["RTX", "RTXp", "AmbientRTX", "Taunt", "rope"]),
+        st.sampled_from(["l001", "L002", "nope", ""]), ints)),
     st.tuples(st.just("flyby_move"), st.tuples(slot, vec)),
     st.tuples(st.just("flyby_del"), st.tuples(slot, st.booleans())),
     st.tuples(st.just("placed"), st.tuples(oni_names, maybe_vec, floats,
@@ -437,7 +457,7 @@ def recover(w: FuzzWorld) -> None:
     ("play_at", ((1.0, 0.0, 1.0), 1e308)), ("slider", ("master", 1e308)),
     ("listener", (NAN, INF, -1e30)), ("dt", NAN), ("dt", -1.0), ("heading", -INF),
     ("wall", (NAN, 0.0, NAN, 1.0)), ("wall", (1.0, 1.0, 1.0, 1.0)),
-    ("flyby", ((NAN, 0.0, 0.0), NAN)), ("flyby_del", (0, False)),
+    ("flyby", ((NAN, 0.0, 0.0), NAN, "gun_fire")), ("flyby_del", (0, False)),
     ("placed", ("cave", (NAN, 0.0, 0.0), 1.0, (None, None))),
     ("rg", ("Sound", 2**40, NAN, 0)), ("rg", ("AmbientSound", 4, 2**31, -2**31)),
 ])
