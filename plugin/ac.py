@@ -67,8 +67,10 @@ class AcRuntime:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         origin = ctx.settings.extra.get("ac_origin_block", (0, 0))
-        if not (isinstance(origin, tuple) and len(origin) == 2):
-            raise InputError(f"Settings.extra['ac_origin_block'] must be (x, y), got {origin!r}")
+        if not (isinstance(origin, tuple) and len(origin) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in origin)):
+            raise InputError(
+                f"Settings.extra['ac_origin_block'] must be (x, y) integers, got {origin!r}")
         self.manager = AcSoundManager(ctx, ctx.rng.msvc("ac"), (int(origin[0]), int(origin[1])))
         self.landscape = Landscape(self.manager.origin_block)
         self.ambient = Ambient(self.manager)

@@ -80,6 +80,10 @@ def test_disabled_ambient_adds_and_plays_nothing() -> None:
 def test_bad_origin_block_setting() -> None:
     with pytest.raises(InputError, match="ac_origin_block"):
         _plugin(ac_origin_block=7)
+    # a NaN raised "cannot convert float NaN to integer", naming nothing
+    for bad in ((float("nan"), 0), (1.5, 2), (True, 0)):
+        with pytest.raises(InputError, match=r"ac_origin_block.*integers"):
+            _plugin(ac_origin_block=bad)
 
 
 def test_a_huge_finite_heading_pans_as_an_angle_not_a_crash() -> None:
