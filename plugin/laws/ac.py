@@ -58,13 +58,25 @@ BLOCK_LENGTH_M = SQUARE_LENGTH_M * SIDE_CELL_COUNT
 PAN_MAX = 15
 
 
+F32_MAX = float(np.finfo(np.float32).max)
+
+
 def f32(value: float) -> float:
     """``value`` rounded to the nearest float32, as a Python float.
 
+    Beyond float32's range it is an infinity, as the x87 store gives, without
+    numpy's overflow warning (a game that turns warnings into errors must not
+    crash on a huge coordinate).
+
     >>> f32(0.1)
     0.10000000149011612
+    >>> f32(1e300)
+    inf
     """
-    return float(np.float32(value))
+    if -F32_MAX <= value <= F32_MAX:
+        return float(np.float32(value))
+    with np.errstate(over="ignore"):  # only out of range (or NaN): off the hot path
+        return float(np.float32(value))
 
 
 class Direction(IntEnum):
