@@ -188,13 +188,19 @@ def _fake_bin(tmp_path: Path, uid: int, installed: tuple[str, ...]) -> Path:
     return fake
 
 
+def _outside_make() -> dict[str, str]:
+    """The environment without a calling make's variables: under `make test` a nested
+    make would otherwise run as a sub-make and print its directory changes."""
+    return {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+
+
 @pytest.mark.skipif(shutil.which("make") is None, reason="make missing")
 @pytest.mark.parametrize("uid", [0, 1000])
 def test_make_deps_installs_the_missing_debian_packages_only_as_root(tmp_path, uid):
     shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
     needed = ("libopenal1", "libegl1", "libegl-mesa0", "libgl1-mesa-dri")
     fake = _fake_bin(tmp_path, uid, installed=needed[1:])
-    env = dict(os.environ, PATH=f"{fake}:{os.environ['PATH']}")
+    env = dict(_outside_make(), PATH=f"{fake}:{os.environ['PATH']}")
     run = subprocess.run(["make", "-s", "deps"], cwd=tmp_path, env=env, capture_output=True,
                          text=True, check=True)
     log = tmp_path / "apt.log"
@@ -212,7 +218,7 @@ def test_make_test_and_demo_create_the_venv_and_install_editable_with_dev(tmp_pa
     for name in ("Makefile", "pyproject.toml"):
         shutil.copy(ROOT / name, tmp_path / name)
     run = subprocess.run(["make", "-n", target, "PYTHON=python3"], cwd=tmp_path,
-                         capture_output=True, text=True, check=True)
+                         env=_outside_make(), capture_output=True, text=True, check=True)
     lines = run.stdout.splitlines()
     venv = next(i for i, s in enumerate(lines) if "-m venv .venv" in s)
     editable = next(i for i, s in enumerate(lines) if "pip install" in s and "-e '.[dev]'" in s)
