@@ -43,6 +43,7 @@ from soundscape.ac_region import Region
 from soundscape.ac_region_toml import load_region
 from soundscape.ac_sound_manager import SOURCE, AcSoundManager
 from soundscape.ac_sounds import AmbientSound, IntermitSound
+from soundscape.angles import within_one_turn
 from soundscape.components.ac import Landblock
 from soundscape.components.spatial import Listener, Position
 from soundscape.context import Context
@@ -234,11 +235,8 @@ class AcRuntime:
         origin = self.landscape.local_origin(cell, pos.x_m, pos.y_m, pos.z_m)
         manager = self.manager
         manager.player_cell, manager.player_origin = cell, origin
-        heading = listener.heading_rad
-        if abs(heading) > math.tau:
-            # Whole turns drop out: degrees(1e308) is inf and sin(inf) a ValueError.
-            heading = math.fmod(heading, math.tau)
-        manager.heading_rad = heading
+        # Whole turns drop out: degrees(1e308) is inf and sin(inf) a ValueError.
+        manager.heading_rad = within_one_turn(listener.heading_rad)
         self.change_position(cell, origin, listener.outdoors)
 
     def change_position(self, cell: int, origin: tuple[float, float, float],

@@ -16,6 +16,8 @@ import struct
 
 import numpy as np
 
+from soundscape.angles import within_one_turn
+
 SOUND_DISTANCE = 64
 """SYSTEM.INI [system] sound_distance as shipped."""
 RADIUS_PER_SOUND_DISTANCE = 36
@@ -305,10 +307,8 @@ def yaw_from_heading_rad(heading_rad: float) -> int:
     >>> yaw_from_heading_rad(1e308)  # a huge heading is still an angle, not an overflow
     1865
     """
-    if abs(heading_rad) > 2 * math.pi:
-        # The turns drop out first: a huge finite heading would overflow the product.
-        heading_rad = math.fmod(heading_rad, 2 * math.pi)
-    return round(heading_rad * ANGLE_UNITS / (2 * math.pi)) % ANGLE_UNITS
+    # The turns drop out first: a huge finite heading would overflow the product.
+    return round(within_one_turn(heading_rad) * ANGLE_UNITS / (2 * math.pi)) % ANGLE_UNITS
 
 
 def rtx_duration_256(pcm_bytes: int, channels: int, sample_rate: int, bytes_per_sample: int) -> int:
