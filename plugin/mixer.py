@@ -24,6 +24,7 @@ from soundscape.errors import InputError
 from soundscape.mixer_rows import Rows
 from soundscape.mixer_store import SampleStore, Segment
 from soundscape.mixer_sum import gain_matrices, mix_miles, weigh_all
+from soundscape.profiles import MAX_GAIN
 from soundscape.snapshot import Snapshot, VoiceKey, VoiceSpec
 
 
@@ -83,8 +84,8 @@ class Mixer:
     def master_gain(self, gain: float) -> None:
         value = float(gain)
         # Above 1e6 (+120 dB) the float32 mix would overflow to inf (1e308 did).
-        if not math.isfinite(value) or not 0.0 <= value <= 1e6:
-            raise InputError(f"mixer.master_gain: {gain!r} is not a finite gain in 0..1e6")
+        if not math.isfinite(value) or not 0.0 <= value <= MAX_GAIN:
+            raise InputError(f"mixer.master_gain: {gain!r} is not a finite gain in 0..{MAX_GAIN:g}")
         self._master_gain = value
 
     def publish(self, snapshot: Snapshot) -> None:

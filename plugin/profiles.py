@@ -24,11 +24,11 @@ from soundscape.laws.modern import equal_power
 from soundscape.laws.redguard import MILES_PAN_TABLE, miles_coefficients_16, miles_effective_volume
 
 MAX_STEP = 64.0
+"""Source frames per output frame are held to this (a wild pitch cannot stall the mixer)."""
 
 MAX_GAIN = 1e6
-"""The largest side gain a voice may have (+120 dB): a finite but huge volume
-(1e308) would overflow the float32 mix to inf; it is a bad value, silenced."""
-"""Source frames per output frame are held to this (a wild pitch cannot stall the mixer)."""
+"""The largest side gain a voice (or the master) may have (+120 dB): a finite but
+huge volume (1e308) would overflow the float32 mix to inf; it is a bad value."""
 ONI_BUFFER_RATE_HZ = 22_050.0
 """Every Oni channel is a 22,050 Hz buffer; pitch sets its frequency (0x485460)."""
 
