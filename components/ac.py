@@ -6,7 +6,7 @@ x in bits 24-31 and y in bits 16-23, and an outdoor cell's low 16 bits are
 ``cell_x * 8 + cell_y + 1`` (1..64). Arrays are x-major like retail's
 (``vertices[9 * x + y]``, ``lcell[8 * x + y]``).
 
-Build them with ``soundscape.ac_landscape.build_landblock`` (it validates);
+Build them with ``soundscape.ac.landscape.build_landblock`` (it validates);
 treat them as immutable: to change terrain, replace the component.
 """
 

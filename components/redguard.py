@@ -1,7 +1,7 @@
 """Redguard world-object components: what scripts run on and sounds come from.
 
 An entity with ``Position`` and ``RgObject`` is a Redguard object. Its emitter
-position follows the seed's rules (``soundscape.rg_emitter``): an ``attr_slave``
+position follows the seed's rules (``soundscape.redguard.emitter``): an ``attr_slave``
 object with an ``RgAttachment`` emits from its master's position plus its own
 offset rotated by the master's yaw; otherwise an ``RgLink`` to a positioned record
 emits from that record; otherwise the object's own position.

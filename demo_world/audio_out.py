@@ -30,6 +30,6 @@ class AudioRecorder:
 
     def write(self, path: Path, audio: np.ndarray) -> None:
         """16-bit PCM WAV at the mixer's rate (clipped to full scale)."""
-        from soundscape.wav import write_wav
+        from soundscape.audio.wav import write_wav
 
         write_wav(path, np.clip(audio, -1.0, 1.0), self.sample_rate_hz, bits=16)

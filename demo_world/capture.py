@@ -14,7 +14,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from soundscape.demo_world.game import DemoGame
-    from soundscape.overlay import View
+    from soundscape.overlay.shapes import View
 
 CAPTURE_SIZE = (1280, 720)
 CAPTURE_PX_PER_M = 1.25

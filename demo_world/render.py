@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 import pyglet
 
 from soundscape.demo_world.scene import BACKGROUND, Scene
-from soundscape.overlay import Overlay, View
+from soundscape.overlay.draw import Overlay
+from soundscape.overlay.shapes import View
 
 STATUS_BACK = (0, 0, 0, 170)
 STATUS_STRIP_PX = 26

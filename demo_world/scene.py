@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 import pyglet
 from pyglet import shapes
 
-from soundscape.overlay_shapes import View, translated
-from soundscape.overlay_style import terrain_colour
+from soundscape.overlay.shapes import View, translated
+from soundscape.overlay.style import terrain_colour
 
 if TYPE_CHECKING:
     from soundscape.demo_world.game import DemoGame

@@ -3,19 +3,42 @@
 It reproduces three documented retail sound runtimes (Asheron's Call terrain
 ambience, Oni sound objects with occlusion and flybys, Redguard integer
 positional sound) as esper components and ordered processors.
+
+The names below are imported on first use, so ``import soundscape.audio.wav``
+loads the decoder alone and never the mixer, pyglet or the runtimes.
 """
 
 from __future__ import annotations
 
-from soundscape.clock import Clock
-from soundscape.context import Context
-from soundscape.errors import DataError, InputError, SoundscapeError
-from soundscape.events import EventLog
-from soundscape.phase import Phase, phase_priority
-from soundscape.plugin import SoundscapePlugin
-from soundscape.rng import Rng
-from soundscape.settings import Settings
-from soundscape.system import SoundSystem
+from typing import TYPE_CHECKING
+
+from soundscape import _lazy, _moved
+
+if TYPE_CHECKING:
+    from soundscape.clock import Clock
+    from soundscape.context import Context
+    from soundscape.errors import DataError, InputError, SoundscapeError
+    from soundscape.events import EventLog
+    from soundscape.phase import Phase, phase_priority
+    from soundscape.plugin import SoundscapePlugin
+    from soundscape.rng import Rng
+    from soundscape.settings import Settings
+    from soundscape.system import SoundSystem
+
+_EXPORTS = {
+    "Clock": "soundscape.clock",
+    "Context": "soundscape.context",
+    "DataError": "soundscape.errors",
+    "EventLog": "soundscape.events",
+    "InputError": "soundscape.errors",
+    "Phase": "soundscape.phase",
+    "Rng": "soundscape.rng",
+    "Settings": "soundscape.settings",
+    "SoundSystem": "soundscape.system",
+    "SoundscapeError": "soundscape.errors",
+    "SoundscapePlugin": "soundscape.plugin",
+    "phase_priority": "soundscape.phase",
+}
 
 __all__ = [
     "Clock",
@@ -31,3 +54,9 @@ __all__ = [
     "SoundscapePlugin",
     "phase_priority",
 ]
+
+_moved.install_finder()
+
+
+def __getattr__(name: str) -> object:
+    return _lazy.load(__name__, _EXPORTS, name)

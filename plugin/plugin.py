@@ -47,7 +47,7 @@ FeatureInstaller = Callable[[Context], list[SoundSystem]]
 
 
 def _feature_installer(name: str) -> FeatureInstaller:
-    module = importlib.import_module(f"soundscape.{name}")
+    module = importlib.import_module(f"soundscape.{name}.feature")
     installer: FeatureInstaller = module.install
     return installer
 
@@ -98,7 +98,7 @@ class SoundscapePlugin:
 
     @property
     def sounds(self) -> Any:
-        """The sound bank (``soundscape.sounds.SoundBank``): add or load sounds by name."""
+        """The sound bank (``soundscape.audio.sounds.SoundBank``): add or load sounds by name."""
         return self._service("sounds")
 
     @property

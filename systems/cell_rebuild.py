@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from soundscape.ac import AcRuntime, first_listener
+from soundscape.ac.runtime import AcRuntime, first_listener
 from soundscape.phase import Phase
 from soundscape.system import SoundSystem
 

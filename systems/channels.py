@@ -3,7 +3,7 @@
 For each bank: ``advance`` (fades, the overall volume slide, cursors, sound
 ends and their callbacks), then every playing channel's volume, pan and pitch
 become ``gain_left``/``gain_right``/``step`` by the bank's profile
-(``soundscape.profiles.apply_law``), and a virtual bank marks its loudest
+(``soundscape.audio.profiles.apply_law``), and a virtual bank marks its loudest
 ``real_voices`` audible.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from soundscape.audio.profiles import apply_law
 from soundscape.components.channel import PLAYING
 from soundscape.phase import Phase
-from soundscape.profiles import apply_law
 from soundscape.system import SoundSystem
 
 

@@ -7,8 +7,8 @@ stepped tick by tick renders the same audio every run.
 
 from __future__ import annotations
 
+from soundscape.audio.snapshot import build_snapshot
 from soundscape.phase import Phase
-from soundscape.snapshot import build_snapshot
 from soundscape.system import SoundSystem
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from soundscape.phase import Phase
-from soundscape.rg_maintenance import maintenance
+from soundscape.redguard.maintenance import maintenance
 from soundscape.system import SoundSystem
 
 

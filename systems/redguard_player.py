@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from soundscape.phase import Phase
-from soundscape.rg_maintenance import player_controller_sample
+from soundscape.redguard.maintenance import player_controller_sample
 from soundscape.system import SoundSystem
 
 

@@ -16,7 +16,7 @@ import struct
 
 import numpy as np
 
-from soundscape.angles import within_one_turn
+from soundscape.laws.angles import within_one_turn
 
 SOUND_DISTANCE = 64
 """SYSTEM.INI [system] sound_distance as shipped."""

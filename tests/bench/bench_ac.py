@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import median_seconds  # noqa: E402
 
 from soundscape import Settings, SoundscapePlugin  # noqa: E402
-from soundscape.ac_sample import rolling_heights, sample_region, striped_words  # noqa: E402
+from soundscape.ac.sample import rolling_heights, sample_region, striped_words  # noqa: E402
 from soundscape.components import Listener, Position  # noqa: E402
 
 

@@ -14,9 +14,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import median_seconds  # noqa: E402
 
 from soundscape import synth  # noqa: E402
-from soundscape.mixer import Mixer  # noqa: E402
-from soundscape.snapshot import Snapshot, VoiceSpec  # noqa: E402
-from soundscape.sounds import SoundBank  # noqa: E402
+from soundscape.audio.mixer import Mixer  # noqa: E402
+from soundscape.audio.snapshot import Snapshot, VoiceSpec  # noqa: E402
+from soundscape.audio.sounds import SoundBank  # noqa: E402
 
 BLOCK = 1024
 RATE = 48_000

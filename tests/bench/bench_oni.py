@@ -28,11 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from timing import median_seconds  # noqa: E402
 
-from soundscape import oni  # noqa: E402
+from soundscape.audio.sounds import SoundBank  # noqa: E402
 from soundscape.components.spatial import Listener, Position  # noqa: E402
 from soundscape.context import Context  # noqa: E402
+from soundscape.oni import feature as oni  # noqa: E402
 from soundscape.settings import Settings  # noqa: E402
-from soundscape.sounds import SoundBank  # noqa: E402
 from soundscape.systems.channels import ChannelSystem  # noqa: E402
 
 TOML = """

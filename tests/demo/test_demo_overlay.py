@@ -9,7 +9,7 @@ import pyglet
 import pytest
 
 from soundscape.demo_world.game import DemoGame
-from soundscape.overlay_probe import (
+from soundscape.overlay.probe import (
     BearingView,
     CellView,
     ChannelView,
@@ -21,7 +21,7 @@ from soundscape.overlay_probe import (
     channel_volume01,
     probe,
 )
-from soundscape.overlay_style import (
+from soundscape.overlay.style import (
     BEARING_COLOUR,
     LISTENER_COLOUR,
     RAY_BLOCKED,

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pyglet
 
-from soundscape.overlay_style import LISTENER_COLOUR, WALL_COLOUR
+from soundscape.overlay.style import LISTENER_COLOUR, WALL_COLOUR
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "overlay.md"
 

@@ -13,8 +13,9 @@ import math
 import numpy as np
 import pytest
 
+from soundscape.audio.wav import read_wav
 from soundscape.demo_world.tour import run_tour
-from soundscape.overlay_style import (
+from soundscape.overlay.style import (
     BEARING_COLOUR,
     FLYBY_COLOUR,
     LISTENER_COLOUR,
@@ -24,7 +25,6 @@ from soundscape.overlay_style import (
     WALL_COLOUR,
     terrain_colour,
 )
-from soundscape.wav import read_wav
 
 TOUR_SECONDS = 90.0
 SEED = 0

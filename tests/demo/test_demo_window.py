@@ -10,7 +10,7 @@ from pyglet.window import key
 from soundscape.demo_world.game import DemoGame
 from soundscape.demo_world.scene import MARKERS, PLAYER_COLOUR
 from soundscape.demo_world.window import DemoWindow, sound_status
-from soundscape.overlay_style import LISTENER_COLOUR
+from soundscape.overlay.style import LISTENER_COLOUR
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from soundscape import Settings, SoundscapePlugin
-from soundscape.ac_region_toml import load_region
+from soundscape.ac.region_toml import load_region
+from soundscape.audio.sounds import SoundBank
 from soundscape.components.spatial import Listener, Position
 from soundscape.demo_world.game import DemoGame
 from soundscape.demo_world.population import data_path
@@ -25,7 +26,6 @@ from soundscape.demo_world.world import (
     generate_terrain,
     terrain_word,
 )
-from soundscape.sounds import SoundBank
 
 
 def test_terrain_is_seeded_and_at_least_4_by_4_landblocks():

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from soundscape import Settings, SoundscapePlugin
-from soundscape.ac import AcRuntime
-from soundscape.ac_sounds import ConstantSound, IntermitSound
+from soundscape.ac.runtime import AcRuntime
+from soundscape.ac.sounds import ConstantSound, IntermitSound
 from soundscape.components import Listener, Position
 from soundscape.laws.ac import attenuation_db, direction_heading, f32, pan
 

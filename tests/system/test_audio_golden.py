@@ -16,7 +16,7 @@ import esper
 import numpy as np
 
 from soundscape import Settings, SoundscapePlugin, synth
-from soundscape.channels import ensure_bank
+from soundscape.audio.channels import ensure_bank
 from soundscape.components.channel import ChannelKind
 from soundscape.components.emitter import Emitter
 from soundscape.components.spatial import Listener, Position

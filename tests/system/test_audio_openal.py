@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from soundscape import Settings, SoundscapePlugin
-from soundscape.wav import read_wav
+from soundscape.audio.wav import read_wav
 
 SCENE = textwrap.dedent('''
     from soundscape import synth

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from soundscape import Settings, SoundscapePlugin, synth
+from soundscape.audio.emitters import play_at
 from soundscape.components.channel import ChannelFlags
 from soundscape.components.emitter import Emitter
 from soundscape.components.spatial import Listener, Position
-from soundscape.emitters import play_at
 
 
 def plugin(**kw) -> SoundscapePlugin:
@@ -66,7 +66,7 @@ def test_every_start_steal_drop_and_stop_is_logged_with_its_channel():
     p = plugin(backend="none")
     ctx = p.context
     synth.add_to(ctx.sounds, "t", synth.tone(200, 1.0))
-    from soundscape.channels import ensure_bank
+    from soundscape.audio.channels import ensure_bank
     from soundscape.components.channel import ChannelKind
 
     bank = ensure_bank(ctx, "oni", count=2, policy="oni", profile="oni", stereo_count=0)
@@ -131,7 +131,7 @@ def test_backend_none_keeps_no_mixer():
 
 
 def test_virtual_bank_mixes_only_the_loudest_n():
-    from soundscape.channels import ensure_bank
+    from soundscape.audio.channels import ensure_bank
 
     p = plugin(backend="offline")
     ctx = p.context
@@ -164,7 +164,7 @@ def test_non_finite_volume_silences_the_voice_and_is_logged_once():
     p = plugin(backend="offline")
     ctx = p.context
     synth.add_to(ctx.sounds, "t", synth.tone(200, 1.0))
-    from soundscape.channels import ensure_bank
+    from soundscape.audio.channels import ensure_bank
 
     rg = ensure_bank(ctx, "redguard", count=4, policy="redguard", profile="redguard")
     h = rg.acquire()

@@ -14,11 +14,16 @@ import numpy as np
 import pytest
 
 from soundscape import Settings, SoundscapePlugin, synth
-from soundscape.backend_pyglet import BUFFER_S, DRIVER_PREFERENCE, _source_class, output_format
+from soundscape.audio.backend_pyglet import (
+    BUFFER_S,
+    DRIVER_PREFERENCE,
+    _source_class,
+    output_format,
+)
+from soundscape.audio.mixer import Mixer
+from soundscape.audio.snapshot import Snapshot, VoiceSpec
+from soundscape.audio.sounds import SoundBank
 from soundscape.errors import InputError
-from soundscape.mixer import Mixer
-from soundscape.snapshot import Snapshot, VoiceSpec
-from soundscape.sounds import SoundBank
 
 
 def plugin(**kw) -> SoundscapePlugin:
@@ -125,7 +130,7 @@ def test_driver_preference_only_replaces_pyglet_default():
 
     probe = (
         "import pyglet, sys\n"
-        "from soundscape.backend_pyglet import DRIVER_PREFERENCE, configure_pyglet_audio\n"
+        "from soundscape.audio.backend_pyglet import DRIVER_PREFERENCE, configure_pyglet_audio\n"
         "first = configure_pyglet_audio()\n"
         "assert pyglet.options['audio'] == DRIVER_PREFERENCE, pyglet.options['audio']\n"
         "pyglet.options['audio'] = ('pulse', 'silent')  # the game's own choice\n"

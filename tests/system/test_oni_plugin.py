@@ -10,7 +10,7 @@ from soundscape import Phase, Settings, SoundscapePlugin
 from soundscape.components.occlusion import Occluded, Wall
 from soundscape.components.spatial import Listener, Position
 from soundscape.laws.oni import occlusion_volume
-from soundscape.sound_test import synthesise
+from soundscape.oni.sound_test import synthesise
 from soundscape.systems.placed_ambients import PlacedAmbientSystem
 from soundscape.systems.sound_objects import SoundObjectSystem
 

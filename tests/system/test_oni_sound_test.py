@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from soundscape.sound_test import TICKS, main, run_sound_test
+from soundscape.oni.sound_test import TICKS, main, run_sound_test
 
 EXPECTED_LINES = [
     "groups 6 ambients 3 impulses 2 (instances 11, raw 1508 bytes)",

@@ -155,7 +155,7 @@ def test_world_loop_entry_resets_only_the_accumulator(w):
 
 def test_reset_accumulator_pauses_while_inhibited(w):
     w.rt.menu_state = 1
-    from soundscape.rg_maintenance import player_controller_sample
+    from soundscape.redguard.maintenance import player_controller_sample
 
     player_controller_sample(w.rt)
     w.step(2000)

@@ -8,8 +8,8 @@ from rg_world import RgWorld, tone
 
 from soundscape.components.redguard import RgObject
 from soundscape.laws import redguard as law
-from soundscape.rg_dialogue import ABSENT_HANDLE, NULL_HANDLE
-from soundscape.rg_rtx import ENTRY_AGE_TICKS
+from soundscape.redguard.dialogue import ABSENT_HANDLE, NULL_HANDLE
+from soundscape.redguard.rtx import ENTRY_AGE_TICKS
 
 
 def make(extra=None):

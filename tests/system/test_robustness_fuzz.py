@@ -24,13 +24,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from soundscape import Settings, SoundscapePlugin, synth
-from soundscape.ac_sample import sample_region, striped_words
+from soundscape.ac.sample import sample_region, striped_words
+from soundscape.audio.emitters import play_at
 from soundscape.components import Emitter, Listener, Position
 from soundscape.components.occlusion import Flyby, Wall
 from soundscape.components.oni import OniCamera, OniPlayer
 from soundscape.components.redguard import RgAttachment, RgObject, RgRope
-from soundscape.emitters import play_at
-from soundscape.sound_test import SOUND_SPECS, SOUND_TEST_TOML, synthesise
+from soundscape.oni.sound_test import SOUND_SPECS, SOUND_TEST_TOML, synthesise
 
 NAN, INF = math.nan, math.inf
 HOME = (30.0, 0.0, 50.0)

@@ -7,12 +7,12 @@ import math
 import pytest
 
 from soundscape import Context, Settings
-from soundscape.ac_ambient import Ambient
-from soundscape.ac_region import AmbientSTBDesc, Region
-from soundscape.ac_region_toml import region_from_dict
-from soundscape.ac_sample import sample_region
-from soundscape.ac_sound_manager import AcSoundManager
-from soundscape.ac_sounds import ConstantSound, IntermitSound
+from soundscape.ac.ambient import Ambient
+from soundscape.ac.region import AmbientSTBDesc, Region
+from soundscape.ac.region_toml import region_from_dict
+from soundscape.ac.sample import sample_region
+from soundscape.ac.sound_manager import AcSoundManager
+from soundscape.ac.sounds import ConstantSound, IntermitSound
 from soundscape.laws.ac import MIN_VOLUME, Direction, attenuation_db, direction_heading, f32
 from soundscape.rng import MsvcRand
 

@@ -6,9 +6,9 @@ import re
 import struct
 from pathlib import Path
 
-from soundscape.ac_region import AmbientSoundDesc, AmbientSTBDesc, pack_stb_desc
-from soundscape.ac_region_toml import load_region
-from soundscape.ac_sound_types import SOUND_TYPES
+from soundscape.ac.region import AmbientSoundDesc, AmbientSTBDesc, pack_stb_desc
+from soundscape.ac.region_toml import load_region
+from soundscape.ac.sound_types import SOUND_TYPES
 from soundscape.laws.ac import f32
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "ac.md"

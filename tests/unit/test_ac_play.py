@@ -13,13 +13,13 @@ import math
 import pytest
 
 from soundscape import Context, Settings
-from soundscape.ac_ambient import Ambient
-from soundscape.ac_region import Region, SoundTableEntry
-from soundscape.ac_region_toml import region_from_dict
-from soundscape.ac_sample import sample_region
-from soundscape.ac_sound_manager import AcSoundManager
-from soundscape.ac_sound_types import SOUND_TYPES
-from soundscape.ac_sounds import ConstantSound, IntermitSound
+from soundscape.ac.ambient import Ambient
+from soundscape.ac.region import Region, SoundTableEntry
+from soundscape.ac.region_toml import region_from_dict
+from soundscape.ac.sample import sample_region
+from soundscape.ac.sound_manager import AcSoundManager
+from soundscape.ac.sound_types import SOUND_TYPES
+from soundscape.ac.sounds import ConstantSound, IntermitSound
 from soundscape.laws.ac import Direction, attenuation_db
 from soundscape.rng import MsvcRand
 

@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 
 from soundscape import Context, Settings
-from soundscape.ac_accumulate import accumulate_reference, accumulate_ring, calc_dir_array
-from soundscape.ac_ambient import Ambient
-from soundscape.ac_landscape import INDOOR_CELL, Landscape, build_landblock
-from soundscape.ac_region import Region
-from soundscape.ac_region_toml import region_from_dict
-from soundscape.ac_sample import rolling_heights, sample_region, striped_words
-from soundscape.ac_sound_manager import AcSoundManager
-from soundscape.ac_sounds import AmbientSound, IntermitSound
+from soundscape.ac.accumulate import accumulate_reference, accumulate_ring, calc_dir_array
+from soundscape.ac.ambient import Ambient
+from soundscape.ac.landscape import INDOOR_CELL, Landscape, build_landblock
+from soundscape.ac.region import Region
+from soundscape.ac.region_toml import region_from_dict
+from soundscape.ac.sample import rolling_heights, sample_region, striped_words
+from soundscape.ac.sound_manager import AcSoundManager
+from soundscape.ac.sounds import AmbientSound, IntermitSound
 from soundscape.errors import InputError
 from soundscape.laws.ac import block_of, calc_dir, calc_weight, f32
 from soundscape.rng import MsvcRand

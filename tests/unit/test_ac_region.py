@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from soundscape.ac_region import (
+from soundscape.ac.region import (
     NO_STB,
     AmbientSoundDesc,
     AmbientSTBDesc,
@@ -16,8 +16,8 @@ from soundscape.ac_region import (
     unpack_stb_desc,
     unpack_stb_desc_from,
 )
-from soundscape.ac_region_toml import load_region, region_from_dict
-from soundscape.ac_sample import sample_region, terrain_word
+from soundscape.ac.region_toml import load_region, region_from_dict
+from soundscape.ac.sample import sample_region, terrain_word
 from soundscape.errors import DataError
 
 REGION_TOML = """

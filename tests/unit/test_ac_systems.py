@@ -6,8 +6,8 @@ import esper
 import pytest
 
 from soundscape import Phase, Settings, SoundscapePlugin
-from soundscape.ac import AcRuntime
-from soundscape.ac_sample import sample_region, striped_words
+from soundscape.ac.runtime import AcRuntime
+from soundscape.ac.sample import sample_region, striped_words
 from soundscape.components import Listener, Position
 from soundscape.errors import InputError
 from soundscape.systems.ambient_playback import AmbientPlaybackSystem

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from soundscape import Context, Settings
-from soundscape.channels import ChannelBank, ensure_bank
+from soundscape.audio.channels import ChannelBank, ensure_bank
+from soundscape.audio.sounds import SoundBank
 from soundscape.components.channel import AMBIENT, LOCKED, ChannelFlags, ChannelKind
-from soundscape.sounds import SoundBank
 
 
 def make_ctx() -> Context:
@@ -204,7 +204,7 @@ def test_virtual_bank_grows_and_voices_the_loudest_n():
         h = bank.acquire()
         bank.play(h, "one_s", volume=-i * 3, pan=0)
     bank.channels[5].volume = 0  # now the loudest
-    from soundscape.profiles import apply_law
+    from soundscape.audio.profiles import apply_law
 
     for ch in bank.channels:
         apply_law(bank, ch, 48000)

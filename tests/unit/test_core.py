@@ -240,7 +240,12 @@ def test_pyproject_maps_the_layout_into_one_package_with_the_issue_dependencies(
     assert {"esper", "pyglet", "numpy", "pymunk"} <= names
     dev = {d.split(">")[0].strip() for d in project["project"]["optional-dependencies"]["dev"]}
     assert {"pytest", "hypothesis", "ruff", "mypy"} <= dev
-    dirs = project["tool"]["setuptools"]["package-dir"]
+    import ast
+
+    setup = ast.parse((ROOT / "setup.py").read_text())
+    roots = next(node.value for node in setup.body
+                 if isinstance(node, ast.Assign) and node.targets[0].id == "ROOTS")
+    dirs = ast.literal_eval(roots)
     assert dirs["soundscape"] == "plugin" and dirs["soundscape.components"] == "components"
     assert dirs["soundscape.systems"] == "systems"
     assert dirs["soundscape.demo_world"] == "demo_world"

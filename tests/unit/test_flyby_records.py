@@ -10,7 +10,7 @@ import pytest
 from soundscape import Settings, SoundscapePlugin
 from soundscape.components.occlusion import Flyby, Wall
 from soundscape.components.spatial import Listener, Position
-from soundscape.occlusion_flybys import FLYBY_RECORDS
+from soundscape.occlusion.flybys import FLYBY_RECORDS
 
 
 def make_plugin() -> SoundscapePlugin:

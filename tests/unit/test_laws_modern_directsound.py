@@ -6,10 +6,10 @@ import math
 
 import pytest
 
+from soundscape.audio.profiles import apply_law, redguard_gains
 from soundscape.components.channel import Channel
 from soundscape.laws.directsound import ac_gains, mb_to_gain, oni_gains, side_gains
 from soundscape.laws.modern import bearing_pan, equal_power, inverse_distance
-from soundscape.profiles import apply_law, redguard_gains
 
 
 def test_ac_minus_10_db_is_0_316():

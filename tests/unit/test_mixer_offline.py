@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from soundscape import synth
-from soundscape.backend_offline import OfflineBackend
-from soundscape.mixer import Mixer
-from soundscape.snapshot import Snapshot, VoiceSpec
-from soundscape.sounds import SoundBank
-from soundscape.wav import read_wav
+from soundscape.audio.backend_offline import OfflineBackend
+from soundscape.audio.mixer import Mixer
+from soundscape.audio.snapshot import Snapshot, VoiceSpec
+from soundscape.audio.sounds import SoundBank
+from soundscape.audio.wav import read_wav
 
 
 def test_render_seconds_and_write_wav(tmp_path):

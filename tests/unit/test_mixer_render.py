@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from soundscape.audio.mixer import Mixer
+from soundscape.audio.snapshot import Snapshot, VoiceSpec, miles_factors
+from soundscape.audio.sounds import SoundBank
 from soundscape.laws.redguard import miles_mix
-from soundscape.mixer import Mixer
-from soundscape.snapshot import Snapshot, VoiceSpec, miles_factors
-from soundscape.sounds import SoundBank
 
 RATE = 48_000
 POS_TOL = 1e-4

@@ -11,7 +11,7 @@ import pytest
 from soundscape import Settings, SoundscapePlugin
 from soundscape.components.occlusion import Occluded, Wall
 from soundscape.components.spatial import Listener, Position
-from soundscape.occlusion_rules import cache_due
+from soundscape.occlusion.rules import cache_due
 
 
 def make_plugin() -> SoundscapePlugin:

@@ -7,7 +7,7 @@ import random
 
 import pymunk
 
-from soundscape.occlusion_rays import RayCaster
+from soundscape.occlusion.rays import RayCaster
 
 
 def test_lean_cast_matches_segment_query() -> None:

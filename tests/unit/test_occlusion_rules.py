@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from soundscape.components.occlusion import WALL_DOOR_PANEL, WALL_TWO_SIDED, Wall
 from soundscape.laws.oni import occlusion_volume
-from soundscape.occlusion_rules import WallHit, count_walls
-from soundscape.occlusion_space import WallSpace
+from soundscape.occlusion.rules import WallHit, count_walls
+from soundscape.occlusion.space import WallSpace
 
 DOOR = WALL_DOOR_PANEL
 PLACE = (0.0, 0.0, 0.0)

@@ -10,8 +10,8 @@ import pytest
 from soundscape import Settings, SoundscapePlugin
 from soundscape.components.occlusion import Wall
 from soundscape.errors import InputError
-from soundscape.occlusion_rules import count_walls
-from soundscape.occlusion_space import WallSpace
+from soundscape.occlusion.rules import count_walls
+from soundscape.occlusion.space import WallSpace
 
 PLACE = (0.0, 1.0, 0.0)
 LISTENER = (10.0, 1.0, 0.0)

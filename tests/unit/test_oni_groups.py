@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from soundscape.oni_data import DEFAULT_LAST, Group, GroupFlags, Permutation
-from soundscape.oni_groups import MAX_DRAWS, draw_group, pick, select_permutation
+from soundscape.oni.data import DEFAULT_LAST, Group, GroupFlags, Permutation
+from soundscape.oni.groups import MAX_DRAWS, draw_group, pick, select_permutation
 from soundscape.rng import OniRandom
 
 

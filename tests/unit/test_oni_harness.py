@@ -6,11 +6,11 @@ from __future__ import annotations
 import esper
 import numpy as np
 
-from soundscape import oni
+from soundscape.audio.sounds import SoundBank
 from soundscape.components.spatial import Listener, Position
 from soundscape.context import Context
+from soundscape.oni import feature as oni
 from soundscape.settings import Settings
-from soundscape.sounds import SoundBank
 from soundscape.systems.channels import ChannelSystem
 
 RATE = 22050
@@ -36,7 +36,7 @@ class OniHarness:
             ctx.sounds.add(name, np.zeros(int(round(seconds * RATE)), np.float32), RATE)
         systems = []
         if occlusion:
-            from soundscape import occlusion as occlusion_feature
+            from soundscape.occlusion import feature as occlusion_feature
 
             systems += occlusion_feature.install(ctx)
         systems += oni.install(ctx)

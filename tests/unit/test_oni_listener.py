@@ -11,7 +11,7 @@ from test_oni_harness import OniHarness
 
 from soundscape.components.oni import OniCamera, OniPlayer
 from soundscape.components.spatial import Listener, Position
-from soundscape.oni_listener import find_ears
+from soundscape.oni.listener import find_ears
 
 TOML = """
 [groups.g]

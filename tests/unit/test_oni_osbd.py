@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from soundscape.errors import DataError
-from soundscape.oni_data import (
+from soundscape.oni.data import (
     DEFAULT_LAST,
     Ambient,
     AmbientFlags,
@@ -19,7 +19,7 @@ from soundscape.oni_data import (
     OniDatabase,
     Permutation,
 )
-from soundscape.oni_osbd import (
+from soundscape.oni.osbd import (
     AMBIENT_END,
     IMPULSE_END,
     instance_object_name,
@@ -29,7 +29,7 @@ from soundscape.oni_osbd import (
     write_chunk,
     write_osbd,
 )
-from soundscape.oni_toml import loads_toml
+from soundscape.oni.toml import loads_toml
 
 
 def sample_group(version=6):

@@ -12,7 +12,7 @@ from soundscape.components.oni import PlacedAmbient
 from soundscape.components.spatial import Position
 from soundscape.errors import InputError
 from soundscape.laws.oni import occlusion_volume
-from soundscape.oni_placed import RECORDS
+from soundscape.oni.placed import RECORDS
 
 TOML = """
 [groups.hum]

@@ -7,11 +7,11 @@ import wave
 import numpy as np
 import pytest
 
+from soundscape.audio.sounds import SoundBank
 from soundscape.errors import DataError
-from soundscape.rg_config import RgConfig
-from soundscape.rg_effects import EffectBank
-from soundscape.rg_surface import SurfaceRemap
-from soundscape.sounds import SoundBank
+from soundscape.redguard.config import RgConfig
+from soundscape.redguard.effects import EffectBank
+from soundscape.redguard.surface import SurfaceRemap
 
 
 def write_wav(path, data: np.ndarray, rate: int, width: int) -> None:
@@ -57,7 +57,7 @@ def test_effect_bank_refuses_bad_data():
 
 
 def test_rtx_store_refuses_bad_clips():
-    from soundscape.rg_rtx import RtxStore
+    from soundscape.redguard.rtx import RtxStore
 
     store = RtxStore(None)
     with pytest.raises(DataError, match="RTX: label"):
@@ -145,7 +145,7 @@ def test_dialogue_menu_settings_floors():
 
 
 def test_rtx_store_loads_toml_lines(tmp_path):
-    from soundscape.rg_rtx import RtxStore
+    from soundscape.redguard.rtx import RtxStore
 
     write_wav(tmp_path / "l001.wav", np.array([5, -5, 7], dtype="<i2"), 11025, 2)
     (tmp_path / "english.toml").write_text(
@@ -174,7 +174,7 @@ def test_rtx_store_loads_toml_lines(tmp_path):
     ],
 )
 def test_rtx_toml_errors_name_the_field(tmp_path, text, match):
-    from soundscape.rg_rtx import RtxStore
+    from soundscape.redguard.rtx import RtxStore
 
     path = tmp_path / "bad.toml"
     path.write_text(text)

@@ -7,11 +7,11 @@ import struct
 import numpy as np
 import pytest
 
+from soundscape.audio.sounds import SoundBank
+from soundscape.audio.wav import decode_wav, encode_wav, read_wav
 from soundscape.clock import Clock
 from soundscape.errors import DataError, InputError
 from soundscape.events import EventLog
-from soundscape.sounds import SoundBank
-from soundscape.wav import decode_wav, encode_wav, read_wav
 
 RAMP = np.linspace(-0.5, 0.5, 64, dtype=np.float32)
 
@@ -124,7 +124,7 @@ def test_corrupt_file_in_bank_raises_data_error(tmp_path):
 
 def test_corrupt_file_is_read_once_and_a_channel_start_fails_cleanly(tmp_path):
     from soundscape import Context, Settings
-    from soundscape.channels import ensure_bank
+    from soundscape.audio.channels import ensure_bank
 
     cut = tmp_path / "cut.wav"
     cut.write_bytes(encode_wav(RAMP, 8000, bits=16)[:30])

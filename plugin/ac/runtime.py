@@ -1,0 +1,289 @@
+"""Feature ``ac``: the Asheron's Call terrain-ambient runtime (seed 000).
+
+``install(ctx)`` puts an ``AcRuntime`` on ``ctx.ac`` and returns the two systems:
+``CellRebuildSystem`` (``CellManager::ChangePosition``: rebuild the weighting when
+the listener's objcell changes) and ``AmbientPlaybackSystem`` (``Ambient::UseTime``:
+play every deadline earlier than now). A game loads a region, adds landblocks
+and moves an entity with ``Listener`` and ``Position``; everything else follows.
+
+Example:
+    >>> import esper
+    >>> from soundscape import Settings, SoundscapePlugin
+    >>> esper.switch_world("doctest-ac")
+    >>> plugin = SoundscapePlugin(Settings(backend="none", features=("ac",))).install()
+    >>> ac = plugin.context.ac
+    >>> _ = ac.load_region({"terrain": [{"scenes": [0]}], "scene": [{"stb": 0}],
+    ...     "stb": [{"id": 1, "sounds": [{"stype": "Ambient1", "volume": 0.5,
+    ...         "base_chance": 0.0, "min_rate": 2.0, "max_rate": 2.0}]}],
+    ...     "sound_table": [{"id": 1, "entry": [{"stype": "Ambient1", "sound": "wind",
+    ...         "priority": 1, "probability": 1.0, "volume": 1.0}]}]})
+    >>> _ = ac.add_landblock(0, 0, [0] * 81)
+    >>> from soundscape.components import Listener, Position
+    >>> _ = esper.create_entity(Listener(), Position(100.0, 0.0, 100.0))
+    >>> esper.process(1 / 60)
+    >>> [(r["sound"], r["db"]) for r in plugin.events.where(source="ac", event="play")]
+    [('wind', -6)]
+    >>> plugin.uninstall(); esper.switch_world("default"); esper.delete_world("doctest-ac")
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import esper
+import numpy as np
+
+from soundscape.ac.accumulate import RebuildSnapshot, accumulate_ring
+from soundscape.ac.ambient import Ambient
+from soundscape.ac.landscape import Landscape, build_landblock
+from soundscape.ac.region import Region
+from soundscape.ac.region_toml import load_region
+from soundscape.ac.sound_manager import SOURCE, AcSoundManager
+from soundscape.ac.sounds import AmbientSound, IntermitSound
+from soundscape.components.ac import Landblock
+from soundscape.components.spatial import Listener, Position
+from soundscape.context import Context
+from soundscape.errors import InputError
+from soundscape.laws.ac import block_of
+from soundscape.laws.angles import within_one_turn
+
+
+class AcRuntime:
+    """The AC ambient runtime on ``ctx.ac``: region, landscape, ``Ambient``, ``CellManager``.
+
+    Attributes:
+        region: the loaded region (None until ``load_region``).
+        landscape: the loaded landblocks (synced from ``Landblock`` components).
+        ambient: the ``Ambient`` state (sounds, total weight, heap).
+        manager: the listener as ``SoundManager`` sees it, and the output.
+        load_cell: the objcell of the last ``change_position`` (``load_pos``).
+        last_rebuild: per-cell weights and directions of the latest rebuild.
+        rebuilds: how many rebuilds ran.
+    """
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        origin = ctx.settings.extra.get("ac_origin_block", (0, 0))
+        if not (isinstance(origin, tuple) and len(origin) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in origin)):
+            raise InputError(
+                f"Settings.extra['ac_origin_block'] must be (x, y) integers, got {origin!r}")
+        self.manager = AcSoundManager(ctx, ctx.rng.msvc("ac"), (int(origin[0]), int(origin[1])))
+        self.landscape = Landscape(self.manager.origin_block)
+        self.ambient = Ambient(self.manager)
+        self.region: Region | None = None
+        self.load_cell: int | None = None
+        self.curr_cell = False
+        self.last_rebuild: RebuildSnapshot | None = None
+        self.rebuilds = 0
+        self._landblock_list: object = None
+        self._listener_bad = False
+        self._enabled = bool(ctx.settings.extra.get("ac_ambient_enabled", True))
+        self.ambient.enabled = self._enabled
+
+    # -- public API for games ----------------------------------------------------------
+
+    def load_region(self, source: str | Path | Mapping[str, Any] | Region) -> Region:
+        """Load the region (TOML path, parsed mapping, or a ``Region``); a new world.
+
+        The previous ambient state is dropped (``Ambient::Destroy``) and the next
+        tick rebuilds.
+        """
+        region = source if isinstance(source, Region) else load_region(source)
+        self.region = region
+        self.landscape.set_region(region)
+        self.ambient = Ambient(self.manager)
+        self.ambient.enabled = self._enabled
+        self.force_rebuild()
+        return region
+
+    def add_landblock(
+        self,
+        block_x: int,
+        block_y: int,
+        terrain_words: Sequence[int] | Sequence[Sequence[int]] | np.ndarray,
+        heights_m: Sequence[float] | Sequence[Sequence[float]] | np.ndarray | None = None,
+    ) -> int:
+        """Create a ``Landblock`` entity (x-major 9x9 or 8x8 words and heights); its entity id.
+
+        A landblock already loaded at (x, y) is replaced.
+        """
+        block = build_landblock(block_x, block_y, terrain_words, heights_m)
+        self.remove_landblock(block_x, block_y)
+        return esper.create_entity(block)
+
+    def remove_landblock(self, block_x: int, block_y: int) -> bool:
+        """Delete the ``Landblock`` entity at (x, y); False when none is loaded."""
+        for entity, block in esper.get_component(Landblock):
+            if (block.block_x, block.block_y) == (block_x, block_y):
+                esper.delete_entity(entity, immediate=True)
+                return True
+        return False
+
+    def force_rebuild(self) -> None:
+        """Rebuild on the next tick even if the objcell did not change."""
+        self.load_cell = None
+
+    @property
+    def ambient_volume(self) -> float:
+        """The ambient slider (``SoundManager::ambient_sound_volume``); applied twice."""
+        return self.manager.ambient_volume
+
+    @ambient_volume.setter
+    def ambient_volume(self, value: float) -> None:
+        if not (math.isfinite(value) and value >= 0.0):
+            raise InputError(f"ac ambient_volume must be finite and >= 0, got {value!r}")
+        self.manager.ambient_volume = float(value)
+
+    @property
+    def enabled(self) -> bool:
+        """``SoundManager::ambient_sounds_enabled``: False stops adding, arming and playing."""
+        return self._enabled
+
+    @enabled.setter
+    def enabled(self, value: bool) -> None:
+        self._enabled = self.ambient.enabled = bool(value)
+
+    def heap(self) -> list[tuple[float, str]]:
+        """The armed deadlines, earliest first: (absolute seconds, ambient label)."""
+        return [(t, sound.label) for t, sound in self.ambient.heap()]
+
+    def sounds(self) -> list[AmbientSound]:
+        """Every ambient sound object (``ConstantSound`` / ``IntermitSound``), creation order."""
+        return list(self.ambient.sounds)
+
+    def intermittent_slots(self) -> dict[str, list[tuple[int, float, float]]]:
+        """Per intermittent sound label, its accumulated (direction, min m, max m) slots."""
+        return {s.label: [(int(d), lo, hi) for d, lo, hi in s.slots()]
+                for s in self.ambient.sounds if isinstance(s, IntermitSound)}
+
+    def cell_weights(self) -> dict[int, float]:
+        """Objcell id -> weight of every cell the latest rebuild added."""
+        return self.last_rebuild.cell_weights() if self.last_rebuild else {}
+
+    def objcell_at(self, position: Position, outdoors: bool = True) -> int:
+        """The objcell id the runtime derives for a world position (0 off the landblocks)."""
+        return self.landscape.derive_objcell(position.x_m, position.y_m, position.z_m, outdoors)
+
+    # -- the frame ---------------------------------------------------------------
+
+    def sync_landblocks(self) -> None:
+        """Pick up added or removed ``Landblock`` components (esper's cache list identity)."""
+        found = esper.get_component(Landblock)
+        if found is self._landblock_list:
+            return
+        self._landblock_list = found
+        blocks: dict[tuple[int, int], Landblock] = {}
+        for entity, component in found:
+            block = self._checked(entity, component)
+            if block is None:
+                continue
+            key = (block.block_x, block.block_y)
+            if key in blocks:
+                self.ctx.events.emit(SOURCE, "error", error=f"two landblocks at {key}; first kept")
+                continue
+            blocks[key] = block
+        self.landscape.set_blocks(blocks)
+
+    def _checked(self, entity: int, block: Landblock) -> Landblock | None:
+        """``block`` if it is well formed; one built from its words and heights if it has
+        no cells yet; None (logged) if it cannot be used."""
+        try:
+            if not block.cells:
+                return build_landblock(block.block_x, block.block_y, block.terrain_words,
+                                       block.heights_m or None)
+            if len(block.cells) != 64 or not all(
+                isinstance(c.terrain_word, int) and 0 <= c.terrain_word <= 0xFFFF
+                and len(c.sw_vertex_m) == 3 and all(map(math.isfinite, c.sw_vertex_m))
+                for c in block.cells
+            ) or not (0 <= block.block_x <= 0xFF and 0 <= block.block_y <= 0xFF):
+                raise InputError("needs 64 cells with 16-bit words and finite vertices")
+        except (InputError, TypeError, ValueError) as error:
+            self.ctx.events.emit(SOURCE, "error", entity=entity,
+                                 error=f"landblock skipped: {error}")
+            return None
+        return block
+
+    def listener_cell(self, listener: Listener, pos: Position) -> int | None:
+        """The listener's objcell (set by the game, else derived); None for a bad listener."""
+        if not (pos.is_finite() and math.isfinite(listener.heading_rad)):
+            if not self._listener_bad:
+                self.ctx.events.emit(SOURCE, "bad_listener", pos=pos.as_tuple(),
+                                     reason="non-finite position or heading")
+            self._listener_bad = True
+            return None
+        cell = listener.objcell_id
+        if cell is None:
+            cell = self.landscape.derive_objcell(pos.x_m, pos.y_m, pos.z_m, listener.outdoors)
+        elif isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell <= 0xFFFFFFFF:
+            if not self._listener_bad:
+                self.ctx.events.emit(SOURCE, "bad_listener", reason=f"objcell_id {cell!r}")
+            self._listener_bad = True
+            return None
+        self._listener_bad = False
+        return cell
+
+    def update_listener(self, listener: Listener, pos: Position) -> None:
+        """``SoundManager::SetPlayerPosition`` then ``CellManager::ChangePosition``."""
+        cell = self.listener_cell(listener, pos)
+        if cell is None:
+            return
+        origin = self.landscape.local_origin(cell, pos.x_m, pos.y_m, pos.z_m)
+        manager = self.manager
+        manager.player_cell, manager.player_origin = cell, origin
+        # Whole turns drop out: degrees(1e308) is inf and sin(inf) a ValueError.
+        manager.heading_rad = within_one_turn(listener.heading_rad)
+        self.change_position(cell, origin, listener.outdoors)
+
+    def change_position(self, cell: int, origin: tuple[float, float, float],
+                        outdoors: bool) -> bool:
+        """``CellManager::ChangePosition`` 0x4559b0; True when a rebuild ran.
+
+        Objcell 0 resets (``FlushSoundTables``) once; otherwise work happens only
+        when the objcell differs from ``load_pos`` or the current cell was missing.
+        """
+        if cell == 0:
+            if self.load_cell != 0:
+                self.ambient.flush_sound_tables()
+                self.ctx.events.emit(SOURCE, "reset", previous=self.load_cell)
+            self.load_cell, self.curr_cell = 0, False
+            return False
+        rebuilt = False
+        if self.load_cell != cell or not self.curr_cell:
+            self.curr_cell = self.landscape.has_cell(cell)
+            if self.curr_cell:
+                self.rebuild(cell, origin, outdoors)
+                rebuilt = True
+        self.load_cell = cell
+        return rebuilt
+
+    def rebuild(self, cell: int, origin: tuple[float, float, float], outdoors: bool) -> None:
+        """InitSounds, add_ambient_sounds (outdoors only), UpdatePlayQueue, ReleaseSoundTables."""
+        ambient, now = self.ambient, self.ctx.clock.now_s
+        ambient.init_sounds(cell, origin)
+        snap = None
+        if outdoors and self.region is not None:
+            ring = self.landscape.ring(block_of(cell))
+            snap = accumulate_ring(ambient, self.region, ring, origin, self.ctx.events)
+        self.last_rebuild = snap
+        self.rebuilds += 1
+        self.ctx.events.emit(
+            SOURCE, "rebuild", objcell=cell, outdoors=outdoors,
+            total=ambient.total_sound_count, sounds=len(ambient.sounds),
+        )
+        ambient.update_play_queue(now)
+        ambient.release_sound_tables()
+
+
+def first_listener() -> tuple[Listener, Position] | None:
+    """The first active entity with ``Listener`` and ``Position`` (the ears), or None."""
+    for _, (listener, pos) in esper.get_components(Listener, Position):
+        if listener.active:
+            return listener, pos
+    return None
+
+
+__all__ = ["AcRuntime", "first_listener"]

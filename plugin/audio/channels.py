@@ -1,0 +1,388 @@
+"""Channel banks: voice slots with the retail allocation policies.
+
+A ``ChannelBank`` owns ``count`` ``Channel`` components (one esper entity each)
+and hands them out by one of three policies (the rules: ``channel_rules``):
+
+* ``oni``: ``SSiSoundChannels_GetChannelForPlay`` 0x47fab0 (free; lower
+  priority unlocked; quiet; quietest, taken from its ambient; priority 0 only
+  free), on channels of the sound's own kind.
+* ``redguard``: the first idle channel at or above a start index; none idle
+  drops the sound; playing sounds are never stolen.
+* ``virtual``: any number of logical voices; the mixer voices the loudest N.
+
+Runtimes talk to a bank through ``Handle`` values; a handle whose channel has
+since been given to another sound is stale and does nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import NamedTuple
+
+import esper
+
+from soundscape.audio.channel_rules import free_channel, oni_channel, redguard_channel
+from soundscape.audio.profiles import held_rate_hz
+from soundscape.components.channel import (
+    AMBIENT,
+    CAN_PAN,
+    LOCKED,
+    LOOPING,
+    NONE,
+    PAUSED,
+    PLAYING,
+    UPDATING,
+    Channel,
+    ChannelKind,
+)
+from soundscape.context import Context
+from soundscape.errors import SoundscapeError
+
+POLICIES = ("oni", "redguard", "virtual")
+OVERALL_SLIDE_PER_TICK = 0.05
+"""Oni's overall volume moves to its target by at most this much a frame (0x483bd0)."""
+
+
+class Handle(NamedTuple):
+    """Names one start on one channel: (bank, channel index ``slot``, generation)."""
+
+    bank: str
+    slot: int
+    generation: int
+
+
+EndCallback = Callable[["ChannelBank", Handle, Channel, float], None]
+"""Called as ``fn(bank, handle, channel, overshoot_frames)`` when a sound ends."""
+StealCallback = Callable[["ChannelBank", Handle, Channel], None]
+"""Called as ``fn(bank, old_handle, channel)`` before a channel is taken from its owner."""
+
+
+class ChannelBank:
+    """A named set of channels with one allocation policy and one profile law."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        name: str,
+        *,
+        count: int,
+        policy: str,
+        profile: str,
+        stereo_count: int = 0,
+        real_voices: int | None = None,
+    ) -> None:
+        if policy not in POLICIES:
+            raise ValueError(f"channel bank {name!r}: unknown policy {policy!r}")
+        if count < 0 or not 0 <= stereo_count <= count:
+            raise ValueError(f"channel bank {name!r}: bad channel counts {count}/{stereo_count}")
+        self.ctx, self.name, self.policy, self.profile = ctx, name, policy, profile
+        self.real_voices = real_voices
+        self.channels: list[Channel] = []
+        self.entities: list[int] = []
+        self.on_end: list[EndCallback] = []
+        self.on_steal: list[StealCallback] = []
+        self.missing_reported: set[str] = set()
+        self.overall_volume = 1.0
+        """Bank-wide volume (Oni's overall volume): part of the ``oni`` law's product,
+        a plain factor on the side gains of the other profiles."""
+        self.overall_target = 1.0
+        self.cuts: list[tuple[int, int]] = []
+        """(slot, serial) of sounds stopped or stolen since the last publish: the
+        mixer cuts them instead of letting them play out."""
+        self._advanced_ticks: dict[int, int] = {}
+        for index in range(count):
+            kind = ChannelKind.STEREO if index < stereo_count else ChannelKind.MONO
+            self._new_channel(kind)
+
+    def _new_channel(self, kind: ChannelKind) -> Channel:
+        channel = Channel(bank=self.name, index=len(self.channels), kind=kind, profile=self.profile)
+        self.channels.append(channel)
+        self.entities.append(esper.create_entity(channel))
+        return channel
+
+    # -- handles -------------------------------------------------------------
+
+    def handle(self, channel: Channel) -> Handle:
+        """The handle of ``channel``'s current start."""
+        return Handle(self.name, channel.index, channel.generation)
+
+    def get(self, handle: Handle | None) -> Channel | None:
+        """The channel ``handle`` names, or None when the handle is stale."""
+        if handle is None or handle.bank != self.name:
+            return None
+        if not 0 <= handle.slot < len(self.channels):
+            return None
+        channel = self.channels[handle.slot]
+        return channel if channel.generation == handle.generation else None
+
+    def is_playing(self, handle: Handle | None) -> bool:
+        channel = self.get(handle)
+        return channel is not None and channel.playing
+
+    # -- allocation ----------------------------------------------------------
+
+    def acquire(
+        self,
+        *,
+        priority: int = 1,
+        kind: ChannelKind = ChannelKind.MONO,
+        owner: int = -1,
+        start_index: int = 0,
+        lock: bool = False,
+        ambient: bool = False,
+        sound: str | None = None,
+    ) -> Handle | None:
+        """Find a channel by the bank's policy, or None (logged as a drop).
+
+        The channel gets a new generation, the owner and the lock; a sound it was
+        playing stops (logged as a steal). Play on it at once: an acquired
+        channel that is not played or locked counts as free.
+        """
+        channel = self._choose(priority, kind, start_index)
+        if channel is None:
+            self.ctx.events.emit(self.name, "drop", sound=sound, reason="no channel",
+                                 priority=priority, owner=owner)
+            return None
+        if channel.playing or channel.locked:
+            old = self.handle(channel)
+            if channel.playing:
+                self.cuts.append((channel.index, channel.serial))
+            for callback in self.on_steal:
+                callback(self, old, channel)
+            self.ctx.events.emit(self.name, "steal", sound=channel.sound, channel=channel.index,
+                                 by=sound, priority=priority, gain=channel.volume)
+        channel.generation += 1
+        channel.flags = (LOCKED if lock else NONE) | (AMBIENT if ambient else NONE)
+        channel.owner = owner
+        channel.sound = None
+        channel.fading = False
+        if self.policy != "oni":
+            channel.priority = priority  # Oni never writes a channel's priority (stays 1)
+        return self.handle(channel)
+
+    def _choose(self, priority: int, kind: ChannelKind, start_index: int) -> Channel | None:
+        """The channel the bank's policy gives (``soundscape.audio.channel_rules``)."""
+        if self.policy == "redguard":
+            return redguard_channel(self.channels, start_index)
+        if self.policy == "virtual":
+            return free_channel(self.channels) or self._new_channel(kind)
+        return oni_channel(self.channels, priority, kind, self.overall_volume)
+
+    # -- playing -------------------------------------------------------------
+
+    def play(
+        self,
+        handle: Handle | None,
+        sound: str,
+        *,
+        volume: float,
+        pan: float = 0.0,
+        pitch: float = 1.0,
+        rate_hz: float | None = None,
+        loop: bool = False,
+        position: tuple[float, float, float] | None = None,
+        effect: int = -1,
+        can_pan: bool = False,
+        offset_frames: float = 0.0,
+    ) -> bool:
+        """Start ``sound`` on the handle's channel; False for a stale handle, a
+        missing sound or one that cannot be loaded (a corrupt file, a name outside
+        the sound root): the bank logs each such name once (``missing`` or
+        ``bad_sound`` with the error) and the channel stays as it was."""
+        channel = self.get(handle)
+        if channel is None:
+            return False
+        try:
+            data = self.ctx.sounds.get(sound) if self.ctx.sounds is not None else None
+            problem = None if data is not None else "missing"
+        except SoundscapeError as error:  # a corrupt file or a name escaping the root
+            data, problem = None, str(error)
+        if data is None:
+            if sound not in self.missing_reported:  # once per name, like a missing one
+                self.missing_reported.add(sound)
+                event = "missing" if problem == "missing" else "bad_sound"
+                self.ctx.events.emit(self.name, event, sound=sound, channel=channel.index,
+                                     reason=problem)
+            return False
+        channel.sound, channel.effect, channel.position = sound, effect, position
+        channel.volume, channel.pan, channel.pitch = float(volume), float(pan), float(pitch)
+        # a new sound's fade target is its own volume: a later fade to another target
+        # starts; set_volume leaves the target (the seed's re-take quirk)
+        channel.fade_target, channel.fading = channel.volume, False
+        channel.rate_hz = float(rate_hz) if rate_hz is not None else float(data.sample_rate_hz)
+        channel.loop = loop
+        channel.length_frames, channel.sample_rate_hz = data.frames, data.sample_rate_hz
+        if channel.playing:
+            self.cuts.append((channel.index, channel.serial))  # a restart cuts the old sound
+        channel.serial += 1
+        channel.cursor_frames = float(offset_frames)
+        # Played after this tick's advance (an on_end callback): the sound began
+        # inside the interval the mixer is about to render, ``offset`` frames ago.
+        advanced = self._advanced_ticks.get(channel.index, 0)
+        channel.start_cursor_frames = float(offset_frames) - (
+            self.playback_rate_hz(channel) * advanced / self.ctx.clock.tick_hz)
+        channel.started_tick = self.ctx.clock.tick
+        channel.audible = True
+        # int(): a caller may have stored a ChannelFlags; keep the field a plain int
+        flags = (int(channel.flags) | PLAYING) & ~(UPDATING | PAUSED)
+        channel.flags = flags | (LOOPING if loop else NONE) | (CAN_PAN if can_pan else NONE)
+        self.ctx.events.emit(self.name, "start", sound=sound, channel=channel.index, pos=position,
+                             gain=channel.volume, pan=channel.pan, owner=channel.owner)
+        return True
+
+    def stop(self, handle: Handle | None, reason: str = "stop") -> bool:
+        """Stop the handle's sound now (no end callback). False for a stale handle."""
+        channel = self.get(handle)
+        if channel is None or not channel.playing:
+            return False
+        channel.flags = int(channel.flags) & ~(PLAYING | LOOPING)
+        self.cuts.append((channel.index, channel.serial))
+        self.ctx.events.emit(self.name, "stop", sound=channel.sound, channel=channel.index,
+                             reason=reason)
+        return True
+
+    def pause(self, handle: Handle | None, paused: bool = True) -> bool:
+        """Hold (or with ``paused=False`` resume) the handle's sound where it is.
+
+        A paused channel keeps its sound and place (PAUSED, Oni's flag bit 0x10):
+        its cursor stands still in ``advance`` (a fade goes on) and the mixer
+        renders it silent; resuming goes on from the same frame. False for a stale
+        handle or a channel with nothing playing.
+        """
+        channel = self.get(handle)
+        if channel is None or not channel.playing:
+            return False
+        flags = int(channel.flags)
+        channel.flags = flags | PAUSED if paused else flags & ~PAUSED
+        return True
+
+    def release(self, handle: Handle | None) -> None:
+        """Unlock the handle's channel and drop its owner; a playing sound plays on."""
+        channel = self.get(handle)
+        if channel is not None:
+            channel.flags = int(channel.flags) & ~(LOCKED | AMBIENT)
+            channel.owner = -1
+
+    def set_volume(self, handle: Handle | None, volume: float) -> None:
+        if (channel := self.get(handle)) is not None:
+            channel.volume = float(volume)
+
+    def set_pan(self, handle: Handle | None, pan: float) -> None:
+        if (channel := self.get(handle)) is not None:
+            channel.pan = float(pan)
+
+    def set_pitch(self, handle: Handle | None, pitch: float) -> None:
+        if (channel := self.get(handle)) is not None:
+            channel.pitch = float(pitch)
+
+    def set_rate_hz(self, handle: Handle | None, rate_hz: float) -> None:
+        if (channel := self.get(handle)) is not None:
+            channel.rate_hz = float(rate_hz)
+
+    def set_position(self, handle: Handle | None, position: tuple[float, float, float]) -> None:
+        if (channel := self.get(handle)) is not None:
+            channel.position = position
+
+    def fade(self, handle: Handle | None, target: float, rate_per_tick: float) -> None:
+        """Oni volume fade (0x482000, 0x481860): move toward ``target`` by ``rate_per_tick``
+        (a rate per sixtieth of a second: one tick of the 60 Hz clock).
+
+        The fade starts only when the target changes: asking again for the target
+        already set leaves the volume where it is (the seed's re-take quirk). A
+        NaN or infinite target or rate is ignored (a ``bad_value`` event).
+        """
+        channel = self.get(handle)
+        if channel is None or target == channel.fade_target:
+            return
+        if not (math.isfinite(target) and math.isfinite(rate_per_tick)):
+            self.ctx.events.emit(self.name, "bad_value", sound=channel.sound,
+                                 channel=channel.index,
+                                 reason=f"fade to {target!r} at {rate_per_tick!r}: ignored")
+            return
+        channel.fade_target = float(target)
+        channel.fade_rate_per_tick = abs(float(rate_per_tick))
+        channel.fading = True
+
+    def set_overall_volume(self, target: float, *, immediate: bool = False) -> None:
+        """Oni's overall volume (0x483bd0): slides to ``target`` by at most 0.05 a tick.
+
+        ``immediate`` sets it at once (a game's own master slider). The target is
+        held to 0..1; a NaN one is ignored (a ``bad_value`` event).
+        """
+        if math.isnan(target):
+            self.ctx.events.emit(self.name, "bad_value", reason="overall volume NaN: ignored")
+            return
+        self.overall_target = min(max(float(target), 0.0), 1.0)
+        if immediate:
+            self.overall_volume = self.overall_target
+
+    def mark_published(self) -> None:
+        """The mixer has this tick's state: later plays start at the next interval."""
+        self._advanced_ticks.clear()
+        self.cuts.clear()
+
+    # -- time ----------------------------------------------------------------
+
+    def playback_rate_hz(self, channel: Channel) -> float:
+        """Source frames a second: Oni's 22,050 x pitch buffer, Redguard's rate,
+        else the sound's own rate times the pitch, held as the mixer holds it
+        (``profiles.held_rate_hz``: 0 for a negative or non-finite rate)."""
+        return held_rate_hz(self.profile, channel, self.ctx.settings.sample_rate_hz)
+
+    def advance(self, ticks: int) -> None:
+        """Move every playing channel on by ``ticks``: fades, cursors and ends.
+
+        A sound that ends clears PLAYING, sets UPDATING and calls the ``on_end``
+        callbacks with the frames it overshot, so an owner can start the next
+        sound on the same channel without a gap.
+        """
+        tick_hz = self.ctx.clock.tick_hz
+        self._slide_overall(ticks)
+        for channel in self.channels:
+            self._advanced_ticks[channel.index] = ticks
+            if channel.fading:
+                self._fade_step(channel, ticks)
+            flags = channel.flags
+            if flags & UPDATING:
+                channel.flags = flags = flags & ~UPDATING
+            if flags & (PLAYING | PAUSED) != PLAYING:
+                continue
+            channel.cursor_frames += self.playback_rate_hz(channel) * ticks / tick_hz
+            if channel.cursor_frames < channel.length_frames:
+                continue
+            if channel.loop and channel.length_frames > 0:
+                channel.cursor_frames %= channel.length_frames
+                continue
+            overshoot = channel.cursor_frames - channel.length_frames
+            channel.flags = (flags & ~PLAYING) | UPDATING
+            self.ctx.events.emit(self.name, "end", sound=channel.sound, channel=channel.index)
+            handle = self.handle(channel)
+            for callback in list(self.on_end):
+                callback(self, handle, channel, overshoot)
+
+    def _slide_overall(self, ticks: int) -> None:
+        delta = self.overall_target - self.overall_volume
+        step = OVERALL_SLIDE_PER_TICK * ticks
+        if abs(delta) <= step:
+            self.overall_volume = self.overall_target
+        else:
+            self.overall_volume += step if delta > 0 else -step
+
+    @staticmethod
+    def _fade_step(channel: Channel, ticks: int) -> None:
+        delta = channel.fade_target - channel.volume
+        step = channel.fade_rate_per_tick * ticks
+        if abs(delta) <= step:
+            channel.volume = channel.fade_target
+            channel.fading = False
+        else:
+            channel.volume += step if delta > 0 else -step
+
+
+def ensure_bank(ctx: Context, name: str, **kwargs: object) -> ChannelBank:
+    """The bank called ``name`` on ``ctx``, created with ``kwargs`` if it is new."""
+    bank = ctx.channels.get(name)
+    if bank is None:
+        bank = ctx.channels[name] = ChannelBank(ctx, name, **kwargs)  # type: ignore[arg-type]
+    return bank

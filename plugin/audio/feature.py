@@ -1,0 +1,46 @@
+"""Feature ``audio``: the sound bank, the channel banks, the mixer and its backend.
+
+``install`` creates ``ctx.sounds`` (a ``SoundBank`` rooted at
+``Settings.sound_root``), the virtual banks ``"ac"`` (profile ``ac``, 16 real
+voices) and ``"modern"`` (profile ``modern``, the generic ``Emitter``'s), the
+``Mixer`` on ``ctx.mixer`` with its backend (``Settings.backend``: ``offline``
+renders each stepped tick, ``pyglet`` plays through a real driver, ``none``
+keeps no audio), and returns the emitter, CHANNELS and PUBLISH systems.
+"""
+
+from __future__ import annotations
+
+from soundscape.audio.backend_offline import OfflineBackend
+from soundscape.audio.channels import ensure_bank
+from soundscape.audio.emitters import EmitterService
+from soundscape.audio.mixer import Mixer
+from soundscape.audio.sounds import SoundBank
+from soundscape.context import Context
+from soundscape.system import SoundSystem
+from soundscape.systems.channels import ChannelSystem
+from soundscape.systems.emitters import EmitterSystem
+from soundscape.systems.publish import PublishSystem
+
+AC_REAL_VOICES = 16
+"""AC ambients mix the loudest 16 (a DirectSound hardware-voice budget)."""
+MODERN_REAL_VOICES = 32
+
+
+def install(ctx: Context) -> list[SoundSystem]:
+    """Create the sound bank, the ``ac`` and ``modern`` banks, the mixer and backend."""
+    settings = ctx.settings
+    ctx.sounds = SoundBank(settings.sound_root, events=ctx.events)
+    ensure_bank(ctx, "ac", count=0, policy="virtual", profile="ac", real_voices=AC_REAL_VOICES)
+    ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
+                real_voices=MODERN_REAL_VOICES)
+    if settings.backend != "none":
+        mixer = Mixer(settings.sample_rate_hz, settings.block_frames)
+        ctx.mixer = mixer
+        if settings.backend == "offline":
+            OfflineBackend(mixer, settings.tick_hz)
+        else:
+            from soundscape.audio.backend_pyglet import PygletBackend
+
+            PygletBackend(mixer, events=ctx.events)
+    emitters = EmitterService(ctx)
+    return [EmitterSystem(ctx, emitters), ChannelSystem(ctx), PublishSystem(ctx)]

@@ -1,0 +1,231 @@
+"""The mixer's voice rows: one row of samples per voice, filled a block at a time.
+
+``Rows`` lays the voices of a snapshot out as arrays (packed-store offsets,
+cursors, steps, gains) and fills a (voices, frames) matrix per block: voices at
+their own rate copy a slice of the packed store; resampled voices interpolate
+linearly between two ``np.take`` gathers, with a fractional cursor that carries
+across blocks. Rows near a sound's end, a loop point or a delayed start are
+redone one by one (rare). Redguard (Miles) rows are floored to whole 16-bit
+sample units after resampling, so the integer mixing that follows is exact.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from soundscape.audio.mixer_sum import Gains, stereo_runs
+
+
+class Rows:
+    """The per-row state and sample buffers of the voices being rendered.
+
+    Args:
+        block_frames: the largest block filled in one pass.
+        capacity: initial row capacity (doubles when more voices play).
+    """
+
+    def __init__(self, block_frames: int, capacity: int) -> None:
+        self.block_frames = int(block_frames)
+        self.ar64 = np.arange(self.block_frames, dtype=np.int64)
+        self.alloc(capacity)
+        self.layout([])
+
+    def alloc(self, rows: int) -> None:
+        """(Re)allocate the sample buffers for ``rows`` rows."""
+        shape = (max(rows, 1), self.block_frames)
+        self.cap = shape[0]
+        self.sl = np.zeros(shape, dtype=np.float32)  # left (or mono) samples
+        self.sr = np.zeros(shape, dtype=np.float32)  # right samples of stereo rows
+        self.s1 = np.zeros(shape, dtype=np.float32)
+        self.t = np.zeros(shape, dtype=np.float32)
+        self.idx = np.zeros(shape, dtype=np.intp)  # take() would convert anything else
+        self.idx32 = np.zeros(shape, dtype=np.int32)  # float32 -> int32 casts are SIMD
+        self.whole = np.zeros(shape, dtype=np.float32)
+
+    def layout(self, voices: list[Any]) -> None:
+        """Sort ``voices`` in place (float rows, then Miles rows; each: own-rate mono,
+        own-rate stereo, resampled mono, resampled stereo) and lay their state out.
+
+        A voice has ``spec`` (a ``VoiceSpec``), ``seg`` (its ``Segment``), the cursor
+        ``cur_i``/``cur_f``, the gains it had ``g_left``/``g_right`` and its ``fate``.
+        """
+        def group(v: Any) -> tuple[bool, bool, bool]:
+            interp = v.spec.step != 1.0 or v.cur_f != 0.0
+            return (v.spec.miles is not None, interp, v.seg.stereo)
+
+        voices.sort(key=group)
+        n = self.count = len(voices)
+        if n > self.cap:
+            self.alloc(max(n, 2 * self.cap))
+        keys = [group(v) for v in voices]
+        self.n_float = sum(1 for k in keys if not k[0])
+        # per kind (float, Miles): (first row, first resampled, first resampled stereo, end)
+        self.kinds: list[tuple[int, int, int, int, bool]] = []
+        for miles, lo, hi in ((False, 0, self.n_float), (True, self.n_float, n)):
+            if hi > lo:
+                interp = next((i for i in range(lo, hi) if keys[i][1]), hi)
+                stereo = next((i for i in range(interp, hi) if keys[i][2]), hi)
+                self.kinds.append((lo, interp, stereo, hi, miles))
+        self.stereo = np.array([v.seg.stereo for v in voices], dtype=bool)
+        self.mono_mask = (~self.stereo).astype(np.float32)
+        self.stereo_runs = stereo_runs(self.stereo[: self.n_float])
+        self.left = np.array([v.seg.left for v in voices], dtype=np.int64)
+        self.delta = np.array([v.seg.right - v.seg.left for v in voices], dtype=np.int64)
+        self.delta_col = self.delta[:, None]
+        self.delta_list = self.delta.tolist()
+        self.length = np.array([v.seg.frames for v in voices], dtype=np.int64)
+        self.cur_i = np.array([v.cur_i for v in voices], dtype=np.int64)
+        self.cur_f = np.array([v.cur_f for v in voices], dtype=np.float64)
+        self.step = np.array([v.spec.step for v in voices], dtype=np.float64)
+        # offsets of each output frame within the block, in source frames (float32
+        # offsets from a float64 cursor: at most ~1e-4 frame off at a block's end)
+        self.stepar = (self.step[:, None] * self.ar64[None, :]).astype(np.float32)
+        self.loop = np.array([v.spec.loop for v in voices], dtype=bool)
+        g1 = [(0.0, 0.0) if v.fate == "dying" else (v.spec.gain_left, v.spec.gain_right)
+              for v in voices]
+        self.g0l = np.array([v.g_left for v in voices], dtype=np.float32)
+        self.g0r = np.array([v.g_right for v in voices], dtype=np.float32)
+        self.g1l = np.array([g[0] for g in g1], dtype=np.float32)
+        self.g1r = np.array([g[1] for g in g1], dtype=np.float32)
+        self.ramping = bool(n) and bool(
+            np.any(self.g0l != self.g1l) or np.any(self.g0r != self.g1r))
+        self.gains: Gains | None = None
+        factors = [v.spec.miles or (0, 0, 0, 0) for v in voices[self.n_float:]]
+        m = np.array(factors, dtype=np.float32).reshape(-1, 4)
+        self.miles_a = m[:, :2] / np.float32(128.0)
+        self.miles_t = m[:, 2:] / np.float32(128.0)
+        self.miles_outer = bool(np.any(m[:, 2:] != 128.0))
+        self.recount()
+
+    def recount(self) -> None:
+        """Output frames every row can render before it may start, end or wrap."""
+        if not self.count:
+            self.safe_frames = 1 << 62
+            return
+        remaining = (self.length - 3) - (self.cur_i + self.cur_f)
+        frames = np.where(self.cur_i < 0, 0.0, remaining / np.maximum(self.step, 1e-9))
+        self.safe_frames = max(int(np.floor(frames.min())) - 1, 0)
+
+    # -- filling ---------------------------------------------------------------
+
+    def fill(self, data: np.ndarray, n: int) -> bool:
+        """Fill ``n`` frames of every row from the packed store ``data``.
+
+        Returns True when some row may start, end or wrap in this block (pass it
+        to ``advance``).
+        """
+        edges = n > self.safe_frames
+        slow = self.slow_rows(n) if edges else []
+        slow_set = set(slow)
+        for lo, interp, stereo, hi, _miles in self.kinds:
+            if interp > lo:
+                self.copy_rows(data, lo, interp, n, slow_set)
+            if hi > interp:
+                self.resample_rows(data, interp, stereo, hi, n)
+        for row in slow:
+            self.slow_row(data, row, n)
+        for _lo, interp, _stereo, hi, miles in self.kinds:
+            if miles and hi > interp:  # Redguard: integer samples after resampling
+                np.floor(self.sl[interp:hi, :n], out=self.sl[interp:hi, :n])
+                np.floor(self.sr[interp:hi, :n], out=self.sr[interp:hi, :n])
+        return edges
+
+    def copy_rows(self, data: np.ndarray, a: int, b: int, n: int, slow: set[int]) -> None:
+        """Rows at the sound's own rate, not near an end: plain slices."""
+        sl, sr, deltas = self.sl, self.sr, self.delta_list
+        starts = (self.left[a:b] + self.cur_i[a:b]).tolist()
+        for row, start in zip(range(a, b), starts, strict=True):
+            if row in slow:
+                continue
+            sl[row, :n] = data[start : start + n]
+            delta = deltas[row]
+            if delta:
+                sr[row, :n] = data[start + delta : start + delta + n]
+
+    def resample_rows(self, data: np.ndarray, a: int, st: int, b: int, n: int) -> None:
+        """Resampled rows a..b (stereo from ``st``): linear interpolation of two gathers."""
+        whole, idx, frac = self.whole[a:b, :n], self.idx[a:b, :n], self.t[a:b, :n]
+        np.add(self.stepar[a:b, :n], self.cur_f[a:b, None].astype(np.float32), out=frac)
+        np.floor(frac, out=whole)
+        np.subtract(frac, whole, out=frac)
+        # float32 -> int32 -> intp is cheaper than one float32 -> intp cast; the
+        # store stays under 2^31 frames (``mixer_store.MAX_FRAMES``)
+        idx32 = self.idx32[a:b, :n]
+        np.copyto(idx32, whole, casting="unsafe")
+        np.add(idx32, (self.left[a:b] + self.cur_i[a:b]).astype(np.int32)[:, None], out=idx32)
+        np.copyto(idx, idx32)
+        # rows flagged slow may point anywhere: "wrap" keeps them in bounds until redone
+        _lerp(data, idx, self.sl[a:b, :n], self.s1[a:b, :n], frac)
+        if b > st:
+            sidx = self.idx[st:b, :n]
+            np.add(sidx, self.delta_col[st:b], out=sidx)
+            _lerp(data, sidx, self.sr[st:b, :n], self.s1[st:b, :n], self.t[st:b, :n])
+
+    def slow_rows(self, n: int) -> list[int]:
+        """Rows that start late, reach their end or wrap a loop in this block."""
+        last = self.cur_i + (self.cur_f + self.step * n)
+        rows: list[int] = np.flatnonzero((self.cur_i < 0) | (last + 2.0 >= self.length)).tolist()
+        return rows
+
+    def slow_row(self, data: np.ndarray, row: int, n: int) -> None:
+        """One row frame by frame: silence before a delayed start and after the end,
+        the loop wrapped at its length."""
+        length = int(self.length[row])
+        pos = float(self.cur_i[row]) + (self.cur_f[row] + self.step[row] * self.ar64[:n])
+        i0 = np.floor(pos)
+        frac = (pos - i0).astype(np.float32)
+        i0 = i0.astype(np.int64)
+        i1 = i0 + 1
+        ok0, ok1 = i0 >= 0, i1 >= 0
+        if self.loop[row]:
+            j0, j1 = i0 % length, i1 % length
+        else:
+            ok0 &= i0 < length
+            ok1 &= i1 < length
+            j0, j1 = np.clip(i0, 0, length - 1), np.clip(i1, 0, length - 1)
+        sides = [(self.sl, 0)]
+        if self.stereo[row]:
+            sides.append((self.sr, int(self.delta[row])))
+        for dst, delta in sides:
+            base = int(self.left[row]) + delta
+            x0 = np.where(ok0, data[base + j0], np.float32(0.0))
+            x1 = np.where(ok1, data[base + j1], np.float32(0.0))
+            dst[row, :n] = x0 + frac * (x1 - x0)
+
+    # -- time ------------------------------------------------------------------
+
+    def advance(self, n: int, edges: bool) -> bool:
+        """Move every row's cursor on by ``n`` frames (``edges``: from ``fill``).
+
+        The ramped gains become the current ones. Returns True when a
+        non-looping row has passed its end (the voices need laying out again).
+        """
+        pos = self.cur_f + self.step * n
+        whole = np.floor(pos)
+        self.cur_f = pos - whole
+        self.cur_i += whole.astype(np.int64)
+        if self.ramping:
+            self.g0l, self.g0r = self.g1l, self.g1r
+            self.gains = None
+            self.ramping = False
+        self.safe_frames -= n
+        if not edges:
+            return False
+        wrap = self.loop & (self.cur_i >= self.length)
+        if wrap.any():
+            self.cur_i[wrap] %= self.length[wrap]
+        ended = bool((~self.loop & (self.cur_i >= self.length)).any())
+        self.recount()
+        return ended
+
+
+def _lerp(data: np.ndarray, idx: np.ndarray, dst: np.ndarray, tmp: np.ndarray,
+          frac: np.ndarray) -> None:
+    """dst = x0 + frac (x1 - x0) with x0 = data[idx], x1 = data[idx + 1]."""
+    np.take(data, idx, out=dst, mode="wrap")
+    np.take(data[1:], idx, out=tmp, mode="wrap")
+    np.subtract(tmp, dst, out=tmp)
+    np.multiply(tmp, frac, out=tmp)
+    np.add(dst, tmp, out=dst)

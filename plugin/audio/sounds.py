@@ -1,0 +1,182 @@
+"""Decoded sounds by name: float32 numpy frames, decoded once.
+
+A ``SoundBank`` holds sounds added from numpy (``add``, the synth helpers) and
+loads WAV files on first use from its root folder (``Settings.sound_root``).
+Names resolve inside that folder only. A name that cannot be found is
+remembered (a negative cache) and logged once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from soundscape.audio.wav import read_wav
+from soundscape.errors import InputError, SoundscapeError
+
+MAX_SAMPLE = 1e6
+"""The largest float sample a sound may hold: a few voices of 1e38 (a corrupt float
+WAV) overflow the float32 mix to inf; real PCM is within +-1."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sound:
+    """A decoded sound: ``samples`` is float32 of shape (frames, channels) in -1..1.
+
+    ``pcm`` keeps the original integer samples of 8-bit (uint8) and 16-bit
+    (int16) PCM files for the Redguard Miles mixer path; ``bits`` is their width.
+    """
+
+    name: str
+    samples: np.ndarray
+    sample_rate_hz: int
+    pcm: np.ndarray | None = None
+    bits: int = 0
+
+    @property
+    def frames(self) -> int:
+        return int(self.samples.shape[0])
+
+    @property
+    def channels(self) -> int:
+        return int(self.samples.shape[1])
+
+    @property
+    def duration_s(self) -> float:
+        return self.frames / self.sample_rate_hz
+
+
+def _check_frames(name: str, array: np.ndarray) -> np.ndarray:
+    if array.ndim == 1:
+        array = array[:, None]
+    if array.ndim != 2 or array.shape[1] not in (1, 2):
+        raise InputError(f"sound {name!r}: samples must be mono or stereo frames")
+    if array.shape[0] == 0:
+        raise InputError(f"sound {name!r}: no samples")
+    return array
+
+
+class SoundBank:
+    """Sounds by name. A name that cannot be found is remembered (negative cache).
+
+    Args:
+        root: folder WAV names resolve in; None for a bank of added sounds only.
+        events: an ``EventLog``; a missing name is logged there once.
+
+    >>> bank = SoundBank()
+    >>> bank.add("click", np.zeros(10, dtype=np.float32), 22050).frames
+    10
+    >>> bank.get("nothing") is None
+    True
+    """
+
+    def __init__(self, root: str | Path | None = None, events: Any = None) -> None:
+        self._sounds: dict[str, Sound] = {}
+        self.missing: set[str] = set()
+        self.refused: dict[str, SoundscapeError] = {}
+        """Names whose file is corrupt or that escape the root: the error, raised
+        again on every ``get`` without touching the disk."""
+        self.root = Path(root).resolve() if root is not None else None
+        self.events = events
+        self.generation = 0
+        """Bumped whenever a sound is added or replaced (the mixer re-packs then)."""
+
+    def add(self, name: str, samples: np.ndarray, sample_rate_hz: int, *,
+            pcm: np.ndarray | None = None, bits: int = 0) -> Sound:
+        """Register ``samples`` (mono 1-D or (frames, channels)) under ``name``.
+
+        ``pcm``/``bits`` optionally keep the integer samples (int16 for 16-bit,
+        uint8 for 8-bit) the Redguard Miles path mixes.
+        """
+        array = _check_frames(name, np.asarray(samples, dtype=np.float32))
+        if not sample_rate_hz > 0:  # NaN too
+            raise InputError(
+                f"sound {name!r}: sample rate must be positive, got {sample_rate_hz!r}")
+        if not np.all(np.isfinite(array)):
+            raise InputError(f"sound {name!r}: samples contain NaN or infinity")
+        if array.size and float(np.abs(array).max()) > MAX_SAMPLE:
+            raise InputError(f"sound {name!r}: samples beyond +-{MAX_SAMPLE:g} (corrupt float PCM)")
+        if pcm is not None:
+            pcm = _check_frames(name, np.asarray(pcm))
+            if pcm.shape != array.shape or pcm.dtype not in (np.int16, np.uint8):
+                raise InputError(f"sound {name!r}: pcm must be int16/uint8 of the samples' shape")
+            bits = 16 if pcm.dtype == np.int16 else 8
+        sound = Sound(name, np.ascontiguousarray(array), int(sample_rate_hz), pcm, bits)
+        self._sounds[name] = sound
+        self.missing.discard(name)
+        self.refused.pop(name, None)
+        self.generation += 1
+        return sound
+
+    def resolve(self, name: str) -> Path:
+        """The file ``name`` names inside the root; refuses a name that escapes it.
+
+        Raises:
+            InputError: no root, or the name leads outside the root folder.
+        """
+        if self.root is None:
+            raise InputError(f"sound {name!r}: the sound bank has no root folder")
+        candidate = (self.root / name).resolve()
+        if not candidate.is_relative_to(self.root):
+            raise InputError(f"sound {name!r}: the name escapes the sound root {self.root}")
+        return candidate
+
+    def load(self, name: str) -> Sound:
+        """Decode the WAV ``name`` (``.wav`` added when the name has no suffix) from the root.
+
+        Raises:
+            InputError: the name escapes the root.
+            DataError: the file is malformed (names the file, chunk and field).
+            FileNotFoundError: no such file.
+        """
+        path = self.resolve(name)
+        if not path.suffix:  # resolved again: ``name.wav`` may be a link out of the root
+            path = self.resolve(f"{name}.wav")
+        if not path.is_file():
+            raise FileNotFoundError(str(path))
+        wav = read_wav(path)
+        pcm = wav.pcm if wav.bits in (8, 16) else None
+        return self.add(name, wav.samples, wav.sample_rate_hz, pcm=pcm, bits=wav.bits)
+
+    def get(self, name: str) -> Sound | None:
+        """The sound called ``name``, loading it from the root on first use.
+
+        None when it cannot be found: the name joins the negative cache (no
+        further file look-ups) and is logged once as ``missing``. A name that
+        escapes the root raises ``InputError``; a corrupt file ``DataError``
+        (both remembered: later calls raise the same error without reading).
+        ``ChannelBank.play`` turns either into a logged, failed start.
+        """
+        sound = self._sounds.get(name)
+        if sound is not None:
+            return sound
+        if name in self.missing:
+            return None
+        refused = self.refused.get(name)
+        if refused is not None:
+            raise refused
+        if self.root is not None:
+            try:
+                return self.load(name)
+            except FileNotFoundError:
+                pass
+            except SoundscapeError as error:  # corrupt, or escapes the root: cached too
+                self.refused[name] = error
+                raise
+        self.missing.add(name)
+        if self.events is not None:
+            self.events.emit("sounds", "missing", sound=name)
+        return None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._sounds
+
+    def names(self) -> list[str]:
+        return sorted(self._sounds)
+
+    def sounds(self) -> list[Sound]:
+        """Every loaded sound, by name."""
+        return [self._sounds[n] for n in sorted(self._sounds)]

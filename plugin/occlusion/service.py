@@ -1,0 +1,228 @@
+"""``ctx.occlusion``: Oni's ``OSiCalc_PositionAndVolume`` (0x511a00) over the pymunk walls.
+
+The service answers "how loud is a sound at this place, through the walls?"
+uncached (``query``, for impulses and flybys) and, once a tick, for every placed
+record with the seed's 12-tick cache (``update_records``, run by the OCCLUSION
+phase). It keeps the last ray of every record for drawing (``last_rays``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import esper
+
+from soundscape.components.occlusion import Occluded
+from soundscape.components.spatial import Listener, Position
+from soundscape.errors import InputError
+from soundscape.laws.oni import OCCLUSION_MAX_WALLS, OCCLUSION_NO_OCCLUSION_ABOVE, occlusion_volume
+from soundscape.occlusion.rules import CACHE_TICKS, OcclusionResult, count_walls
+from soundscape.occlusion.space import WallSpace
+
+if TYPE_CHECKING:
+    from soundscape.context import Context
+    from soundscape.occlusion.flybys import FlybyTable
+
+Vec3 = tuple[float, float, float]
+
+SOURCE = "occlusion"
+
+_INF = math.inf
+
+
+@dataclass(slots=True)
+class RayTrace:
+    """The last ray a record cast: from its place to the listener (metres), and what it met."""
+
+    from_xyz: Vec3
+    to_xyz: Vec3
+    walls: int
+    volume: float
+    in_hearing: bool
+    tick: int
+
+
+def _finite3(v: Vec3) -> bool:
+    return math.isfinite(v[0]) and math.isfinite(v[1]) and math.isfinite(v[2])
+
+
+class OcclusionService:
+    """Walls, rays, the per-record cache and the flyby records of one plugin.
+
+    Attributes:
+        walls: the ``WallSpace`` (pymunk) the ``Wall`` components are mirrored into.
+        units_per_m: Oni units per metre (setting ``oni_units_per_m``, default 1).
+        level_loaded: False reproduces retail's "no level": every count is 3.
+        log_recomputes: emit an ``occlusion`` event whenever a record recounts.
+        last_rays: entity -> the ``RayTrace`` of its last count.
+        recent_queries: the ``RayTrace`` of the latest uncached queries (impulses,
+            flybys), newest last.
+        flybys: the ``FlybyTable`` (set by the feature's ``install``).
+    """
+
+    def __init__(self, ctx: Context, units_per_m: float = 1.0) -> None:
+        self.ctx = ctx
+        self.units_per_m = float(units_per_m)
+        self.walls = WallSpace(self.units_per_m)
+        self.level_loaded = True
+        self.log_recomputes = True
+        self.last_rays: dict[int, RayTrace] = {}
+        self.recent_queries: deque[RayTrace] = deque(maxlen=64)
+        self.flybys: FlybyTable | None = None
+        self._bad_places: set[int] = set()
+        self._no_listener_logged = False
+
+    # -- the listener ---------------------------------------------------------------
+
+    def listener_xyz(self) -> Vec3 | None:
+        """Where the rays end (metres), or None when there is no usable listener.
+
+        With the Oni runtime installed, its ears (``ctx.oni.update_listener()``: the
+        player's ears in the follow camera, else the camera, ``OSrUpdate`` 0x514f20);
+        otherwise the first active ``Listener``'s ``Position``.
+        """
+        update = getattr(self.ctx.oni, "update_listener", None)
+        if callable(update):
+            ears = update()
+            xyz = getattr(ears, "xyz", None)
+            if getattr(ears, "source", "none") == "none" or xyz is None:
+                return None
+            return (xyz[0], xyz[1], xyz[2]) if _finite3(xyz) else None
+        for _entity, (listener, pos) in esper.get_components(Listener, Position):
+            if listener.active:
+                xyz = (pos.x_m, pos.y_m, pos.z_m)
+                return xyz if _finite3(xyz) else None
+        return None
+
+    # -- counting -------------------------------------------------------------------
+
+    def count(self, place: Vec3, listener: Vec3) -> int:
+        """Walls between ``place`` and ``listener`` by the seed's rules (3 with no level)."""
+        if not self.level_loaded:
+            return OCCLUSION_MAX_WALLS
+        return count_walls(self.walls.hit_tuples(place, listener))
+
+    def query(
+        self,
+        place_xyz: Vec3,
+        far: float,
+        min_occlusion: float = 0.0,
+        *,
+        listener_xyz: Vec3 | None = None,
+    ) -> OcclusionResult:
+        """``OSiCalc_PositionAndVolume`` without the cache (impulses, flybys).
+
+        Args:
+            place_xyz: the sound's place, metres in the world frame.
+            far: its maximum distance, Oni units.
+            min_occlusion: its minimum occlusion; above 0.99 the volume is 1.
+            listener_xyz: where the ears are; default the active ``Listener``.
+
+        Raises:
+            InputError: a NaN place, far, min_occlusion or listener, or no listener.
+        """
+        place = (float(place_xyz[0]), float(place_xyz[1]), float(place_xyz[2]))
+        if not _finite3(place):
+            raise InputError(f"occlusion.query: place {place} is not finite")
+        if not math.isfinite(far):
+            raise InputError(f"occlusion.query: far distance {far!r} is not finite")
+        if not math.isfinite(min_occlusion):
+            raise InputError(f"occlusion.query: min_occlusion {min_occlusion!r} is not finite")
+        listener = listener_xyz if listener_xyz is not None else self.listener_xyz()
+        if listener is None or not _finite3(listener):
+            raise InputError(f"occlusion.query: no usable listener ({listener})")
+        result = self._evaluate(place, listener, far, min_occlusion)
+        ears = (float(listener[0]), float(listener[1]), float(listener[2]))
+        self.recent_queries.append(
+            RayTrace(place, ears, result.walls, result.volume, result.in_hearing,
+                     self.ctx.clock.tick)
+        )
+        return result
+
+    def _evaluate(self, place: Vec3, listener: Vec3, far: float, min_occ: float) -> OcclusionResult:
+        u = self.units_per_m
+        dx, dy, dz = place[0] - listener[0], place[1] - listener[1], place[2] - listener[2]
+        if far * far < (dx * dx + dy * dy + dz * dz) * u * u / 9.0:
+            return OcclusionResult(0.0, 0, False)
+        if min_occ > OCCLUSION_NO_OCCLUSION_ABOVE:
+            return OcclusionResult(1.0, 0, True)
+        walls = self.count(place, listener)
+        return OcclusionResult(occlusion_volume(walls, min_occ), walls, True)
+
+    # -- the placed records (OCCLUSION phase) ----------------------------------------
+
+    def update_records(self) -> int:
+        """Hear every (``Position``, ``Occluded``) record; recount the due ones.
+
+        Every record's hearing is tested each tick; a record in hearing whose cache
+        is due (``cache_due``) casts its ray, stores the tick and the volume, and
+        logs an ``occlusion`` event. Returns how many records recounted.
+        """
+        listener = self.listener_xyz()
+        if listener is None:
+            if not self._no_listener_logged:
+                self.ctx.events.emit(SOURCE, "no_listener")
+                self._no_listener_logged = True
+            return 0
+        self._no_listener_logged = False
+        tick = self.ctx.clock.tick
+        lx, ly, lz = listener
+        u2 = self.units_per_m * self.units_per_m
+        records = esper.get_components(Position, Occluded)
+        if len(self.last_rays) > len(records):
+            live = {entity for entity, _ in records}
+            self.last_rays = {e: r for e, r in self.last_rays.items() if e in live}
+        bad = self._bad_places
+        due: list[tuple[int, Vec3, Occluded]] = []
+        inf, period, no_occlusion = _INF, CACHE_TICKS, OCCLUSION_NO_OCCLUSION_ABOVE
+        # This loop runs for every record every tick: plain arithmetic on locals, no calls.
+        for entity, (pos, occ) in records:
+            dx, dy, dz = pos.x_m - lx, pos.y_m - ly, pos.z_m - lz
+            d2 = (dx * dx + dy * dy + dz * dz) * u2
+            far = occ.far
+            if not (d2 < inf and far < inf):  # NaN or infinite place or far
+                self._bad_place(entity, pos, occ)
+                continue
+            if bad and entity in bad:
+                bad.discard(entity)
+            if far * far < d2 / 9.0:  # in_hearing(), inlined
+                occ.in_hearing = False
+                continue
+            occ.in_hearing = True
+            if occ.min_occlusion > no_occlusion:
+                occ.volume = 1.0
+                continue
+            # cache_due(), inlined.
+            if tick >= (occ.cache_tick // period + 1) * period + occ.cache_index % period:
+                due.append((entity, (pos.x_m, pos.y_m, pos.z_m), occ))
+        for entity, place, occ in due:
+            self._recount(entity, place, listener, occ, tick)
+        return len(due)
+
+    def _recount(self, entity: int, place: Vec3, listener: Vec3, occ: Occluded, tick: int) -> None:
+        walls = self.count(place, listener)
+        volume = occlusion_volume(walls, occ.min_occlusion)
+        occ.walls, occ.volume, occ.cache_tick = walls, volume, tick
+        self.last_rays[entity] = RayTrace(place, listener, walls, volume, True, tick)
+        if self.log_recomputes:
+            self.ctx.events.emit(
+                SOURCE, "occlusion", pos=place, gain=volume, walls=walls, in_hearing=True,
+                entity=entity,
+            )
+
+    def _bad_place(self, entity: int, pos: Position, occ: Occluded) -> None:
+        """A NaN place (or far) is out of hearing; it is logged once until it heals."""
+        occ.in_hearing = False
+        if entity not in self._bad_places:
+            self._bad_places.add(entity)
+            self.ctx.events.emit(
+                SOURCE, "bad_place", entity=entity, place=pos.as_tuple(), far=occ.far
+            )
+
+    def forget(self, entity: int) -> None:
+        """Drop what the service keeps for a deleted record (its last ray)."""
+        self.last_rays.pop(entity, None)
+        self._bad_places.discard(entity)

@@ -1,0 +1,41 @@
+"""Feature ``oni``: the Oni sound system (seed 001) on its own 16-channel bank.
+
+``install`` creates the ``oni`` channel bank (16 channels, 7 stereo, Oni's
+allocation policy and profile), sets ``ctx.oni`` to an ``OniSound`` with its
+``scripts`` and ``placed`` table, and returns the PLACED_AMBIENTS and
+SOUND_OBJECTS systems. The setting ``extra["oni_units_per_m"]`` (default 1)
+scales world metres to Oni units.
+"""
+
+from __future__ import annotations
+
+import math
+
+from soundscape.audio.channels import ensure_bank
+from soundscape.context import Context
+from soundscape.errors import DataError
+from soundscape.oni.placed import PlacedTable
+from soundscape.oni.scripts import Scripts
+from soundscape.oni.sound import OniSound
+from soundscape.system import SoundSystem
+from soundscape.systems.placed_ambients import PlacedAmbientSystem
+from soundscape.systems.sound_objects import SoundObjectSystem
+
+CHANNELS = 16
+STEREO_CHANNELS = 7
+"""16 channels, 7 stereo and 9 mono (0x4830c0: 16 x 0.4, rounded)."""
+
+
+def install(ctx: Context) -> list[SoundSystem]:
+    """Create the ``oni`` bank and ``ctx.oni``; return the Oni processors."""
+    units = ctx.settings.extra.get("oni_units_per_m", 1.0)
+    if isinstance(units, bool) or not isinstance(units, (int, float)) or not (
+            math.isfinite(units) and units > 0):
+        raise DataError("Settings", "extra", "oni_units_per_m", f"must be positive, got {units!r}")
+    bank = ensure_bank(ctx, "oni", count=CHANNELS, policy="oni", profile="oni",
+                       stereo_count=STEREO_CHANNELS)
+    sound = OniSound(ctx, bank, float(units))
+    sound.scripts = Scripts(sound)
+    sound.placed = PlacedTable(sound)
+    ctx.oni = sound
+    return [PlacedAmbientSystem(ctx), SoundObjectSystem(ctx)]

@@ -1,0 +1,237 @@
+"""What the overlay draws, read from a plugin context as plain values.
+
+``probe(ctx)`` gathers the listener, the AC land cells around it with their
+terrain and ambient weight, the bearings and distance shells of the
+intermittent ambients, the walls, the occlusion rays, the flyby paths and
+trigger points, and every channel of every bank. It only reads: drawing code
+(``soundscape.overlay``) and tests use the same snapshot, and a runtime that is
+not installed simply contributes nothing.
+
+Channel volumes and pans are brought to 0..1 and -1..1 from each profile's units:
+
+>>> channel_volume01("ac", -25.0), channel_volume01("redguard", 127.0)
+(0.5, 1.0)
+>>> channel_pan11("redguard", 64.0), channel_pan11("ac", -15.0)
+(0.0, -1.0)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import esper
+
+from soundscape.components.occlusion import Occluded, Wall
+from soundscape.components.spatial import Listener, Position
+
+AC_VOLUME_FLOOR_DB = -50.0
+"""AC's VOL_MIN (FORMULAS.md): the bottom of the channel panel's dB bar."""
+RAY_MAX_AGE_TICKS = 30
+"""A ray older than this (its record went out of hearing) is not drawn."""
+
+
+@dataclass(slots=True)
+class ListenerView:
+    x_m: float
+    z_m: float
+    heading_rad: float
+    outdoors: bool
+
+
+@dataclass(slots=True)
+class CellView:
+    """One AC land cell: its south-west corner, size, terrain type and ambient weight 0..1."""
+
+    x_m: float
+    z_m: float
+    size_m: float
+    terrain: int
+    weight: float
+
+
+@dataclass(slots=True)
+class BearingView:
+    """An intermittent ambient's accumulated compass bearing and its distance shell."""
+
+    sound: str
+    heading_rad: float
+    min_m: float
+    max_m: float
+    chance: float
+
+
+@dataclass(slots=True)
+class RayView:
+    """An occlusion ray from a placed sound to the listener (floor plan, metres)."""
+
+    ax_m: float
+    az_m: float
+    bx_m: float
+    bz_m: float
+    walls: int
+    volume: float
+
+
+@dataclass(slots=True)
+class FlybyView:
+    """A projectile's recent path and the points where its flyby impulse played."""
+
+    path: list[tuple[float, float]]
+    triggers: list[tuple[float, float]]
+
+
+@dataclass(slots=True)
+class ChannelView:
+    """One voice slot, its values brought to bars: volume 0..1, pan -1..1."""
+
+    bank: str
+    index: int
+    sound: str | None
+    priority: int
+    volume01: float
+    pan11: float
+    playing: bool
+
+
+@dataclass(slots=True)
+class Snapshot:
+    """Everything the overlay draws for one frame."""
+
+    listener: ListenerView | None = None
+    cells: list[CellView] = field(default_factory=list)
+    bearings: list[BearingView] = field(default_factory=list)
+    walls: list[tuple[float, float, float, float]] = field(default_factory=list)
+    rays: list[RayView] = field(default_factory=list)
+    flybys: list[FlybyView] = field(default_factory=list)
+    channels: list[ChannelView] = field(default_factory=list)
+    cells_key: object = None
+    """Changes when the cells do (the AC rebuild); None: compare the cells themselves."""
+
+
+def _clamp(value: float, lo: float, hi: float, fallback: float | None = None) -> float:
+    """``value`` held to lo..hi; NaN gives ``fallback`` (default ``lo``)."""
+    if math.isnan(value):
+        return lo if fallback is None else fallback
+    return lo if value < lo else hi if value > hi else value
+
+
+def channel_volume01(profile: str, volume: float) -> float:
+    """A channel's volume on a 0..1 bar, from its profile's units."""
+    if profile == "ac":
+        return _clamp(1.0 - volume / AC_VOLUME_FLOOR_DB, 0.0, 1.0)
+    if profile == "redguard":
+        return _clamp(volume / 127.0, 0.0, 1.0)
+    return _clamp(volume, 0.0, 1.0)
+
+
+def channel_pan11(profile: str, pan: float) -> float:
+    """A channel's pan on a -1..1 bar (negative left), from its profile's units.
+
+    A NaN pan shows centred (a hard-left tick would claim a pan nobody set).
+    """
+    if profile == "ac":
+        return _clamp(pan / 15.0, -1.0, 1.0, 0.0)
+    if profile == "oni":
+        return _clamp(pan / 3333.0, -1.0, 1.0, 0.0)
+    if profile == "redguard":
+        return _clamp((pan - 64.0) / 63.0, -1.0, 1.0, 0.0)
+    return _clamp(pan, -1.0, 1.0, 0.0)
+
+
+def listener_view() -> ListenerView | None:
+    for _entity, (listener, pos) in esper.get_components(Listener, Position):
+        if listener.active and pos.is_finite():
+            return ListenerView(pos.x_m, pos.z_m, listener.heading_rad, listener.outdoors)
+    return None
+
+
+def walls_view() -> list[tuple[float, float, float, float]]:
+    return [(w.ax_m, w.az_m, w.bx_m, w.bz_m) for _e, w in esper.get_component(Wall)]
+
+
+def rays_view(ctx: Any) -> list[RayView]:
+    """The last ray of every placed record still in hearing, and the recent uncached
+    queries (impulses, flybys) cast within ``RAY_MAX_AGE_TICKS``."""
+    service = getattr(ctx, "occlusion", None)
+    if service is None:
+        return []
+    tick = ctx.clock.tick
+    out = []
+    for entity, ray in list(getattr(service, "last_rays", {}).items()):
+        if tick - ray.tick > RAY_MAX_AGE_TICKS or not esper.entity_exists(entity):
+            continue
+        occluded = esper.try_component(entity, Occluded)
+        if occluded is not None and not occluded.in_hearing:
+            continue
+        out.append(_ray(ray))
+    for ray in getattr(service, "recent_queries", ()):
+        if ray.in_hearing and tick - ray.tick <= RAY_MAX_AGE_TICKS:
+            out.append(_ray(ray))
+    return out
+
+
+def _ray(ray: Any) -> RayView:
+    (ax, _ay, az), (bx, _by, bz) = ray.from_xyz, ray.to_xyz
+    return RayView(ax, az, bx, bz, int(ray.walls), float(ray.volume))
+
+
+def flybys_view(ctx: Any) -> list[FlybyView]:
+    """Every flyby record in use (its path) and every record's trigger points."""
+    table = getattr(getattr(ctx, "occlusion", None), "flybys", None)
+    if table is None:
+        return []
+    out = []
+    for record in table.records:
+        triggers = [(t.point[0], t.point[2]) for t in record.triggers[-8:]]
+        path = [(p[0], p[2]) for p in record.path] if record.in_use else []
+        if path or triggers:
+            out.append(FlybyView(path, triggers))
+    return out
+
+
+def channels_view(ctx: Any) -> list[ChannelView]:
+    out = []
+    for name, bank in sorted(ctx.channels.items()):
+        for channel in bank.channels:
+            out.append(
+                ChannelView(
+                    bank=name,
+                    index=channel.index,
+                    sound=channel.sound if channel.playing else None,
+                    priority=int(channel.priority),
+                    volume01=channel_volume01(channel.profile, channel.volume)
+                    if channel.playing else 0.0,
+                    pan11=channel_pan11(channel.profile, channel.pan) if channel.playing else 0.0,
+                    playing=channel.playing,
+                )
+            )
+    return out
+
+
+def probe(ctx: Any, previous: Snapshot | None = None) -> Snapshot:
+    """One frame's snapshot of everything the overlay draws (the current esper world).
+
+    With ``previous`` (last frame's snapshot), the land cells are reused while the
+    AC runtime has not rebuilt since.
+    """
+    # overlay_ac builds on this module's view records, so it is imported here.
+    from soundscape.overlay.ac import ac_bearings, ac_cells, ac_cells_key
+
+    listener = listener_view()
+    key = ac_cells_key(ctx)
+    if previous is not None and previous.cells_key is not None and previous.cells_key == key:
+        cells = previous.cells
+    else:
+        cells = ac_cells(ctx, listener)
+    return Snapshot(
+        listener=listener,
+        cells=cells,
+        bearings=ac_bearings(ctx),
+        walls=walls_view(),
+        rays=rays_view(ctx),
+        flybys=flybys_view(ctx),
+        channels=channels_view(ctx),
+        cells_key=key,
+    )

@@ -1,0 +1,252 @@
+"""RTX speech: the clip store (ENGLISH.RTX) and the 20-entry RTX cache.
+
+Lookup reuses an entry with the same label (marking it used, age 8), else loads
+into the first entry whose used flag is clear (even one still holding another
+label's payload); every entry used is a cache-exhaustion error, never an
+eviction. The periodic update keeps an entry whose remembered sample is playing
+(Miles status 4), otherwise forgets the sample, re-arms a used entry to age 8
+and releases an unused one whose age is strictly less than the elapsed ticks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from soundscape.datafile import read_toml
+from soundscape.errors import DataError
+from soundscape.laws import redguard as law
+from soundscape.redguard.effects import read_wav_pcm, register_pcm
+
+if TYPE_CHECKING:
+    from soundscape.redguard.runtime import RedguardRuntime
+
+CACHE_ENTRIES = 20
+ENTRY_AGE_TICKS = 8
+RTX_PREFIX = "rg.rtx."
+SPEECH_PAN = 64
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def file_label(label: str) -> str:
+    """File lookup lowercases ASCII uppercase letters only.
+
+    >>> file_label("AbÇD")
+    'abÇd'
+    """
+    return label.translate(_ASCII_LOWER)
+
+
+@dataclass(frozen=True, slots=True)
+class RtxClip:
+    """One RTX entry on disk: its text and optional audio.
+
+    ``header_volume`` is the audio header byte 0x0C (100 in the shipped file).
+    """
+
+    label: str
+    text: str
+    pcm: np.ndarray | None = None
+    sample_rate_hz: int = 22050
+    sample_bits: int = 16
+    header_volume: int = 100
+
+    @property
+    def voiced(self) -> bool:
+        return self.pcm is not None
+
+    @property
+    def sound_name(self) -> str:
+        return RTX_PREFIX + self.label
+
+    @property
+    def channels(self) -> int:
+        return 1 if self.pcm is None or self.pcm.ndim == 1 else int(self.pcm.shape[1])
+
+    @property
+    def pcm_bytes(self) -> int:
+        return 0 if self.pcm is None else int(self.pcm.nbytes)
+
+    def duration_256(self) -> int:
+        """Audio length in 1/256 s: (PCM_bytes << 8) / (channels x rate x bytes/sample)."""
+        return law.rtx_duration_256(self.pcm_bytes, self.channels, self.sample_rate_hz,
+                                    self.sample_bits // 8)
+
+
+class RtxStore:
+    """The RTX file: clips by (lowercased) label; voiced clips go into the sound bank."""
+
+    def __init__(self, sounds: Any = None) -> None:
+        self.sounds = sounds
+        self._clips: dict[str, RtxClip] = {}
+        self._by_name: dict[str, RtxClip] = {}
+
+    def add(self, label: str, text: str, pcm: np.ndarray | None = None, *,
+            sample_rate_hz: int = 22050, header_volume: int = 100) -> RtxClip:
+        """Add a clip; ``pcm`` int16 or uint8 (None: a text-only line).
+
+        Raises:
+            DataError: naming the label and the bad field.
+        """
+        if not isinstance(label, str) or not label:
+            raise DataError("RTX", None, "label", f"must be a non-empty string, not {label!r}")
+        key = file_label(label)
+        if not isinstance(text, str):
+            raise DataError("RTX", key, "text", "must be a string")
+        for name, value in (("sample_rate_hz", sample_rate_hz), ("header_volume", header_volume)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise DataError("RTX", key, name, "must be an integer")
+        bits = 16
+        if pcm is not None:
+            pcm = np.ascontiguousarray(pcm)
+            if pcm.dtype not in (np.int16, np.uint8) or pcm.shape[0] == 0:
+                raise DataError("RTX", key, "pcm", "must be non-empty int16 or uint8 samples")
+            bits = 16 if pcm.dtype == np.int16 else 8
+        if sample_rate_hz <= 0:
+            raise DataError("RTX", key, "sample_rate_hz", "must be positive")
+        clip = RtxClip(key, text, pcm, int(sample_rate_hz), bits, int(header_volume))
+        self._clips[key] = clip
+        self._by_name[clip.sound_name] = clip
+        if pcm is not None and self.sounds is not None:
+            register_pcm(self.sounds, clip.sound_name, pcm, bits, clip.sample_rate_hz)
+        return clip
+
+    def load_toml(self, path: str | Path) -> None:
+        """Load ``[[line]]`` tables: ``label``, ``text``, optional ``file`` (an 8- or
+        16-bit PCM WAV, relative to the TOML file; its rate is the clip's) and
+        ``header_volume`` (the audio header byte 0x0C, default 100).
+
+        Raises:
+            DataError: naming the file, ``line[i]`` and the field.
+        """
+        path = Path(path)
+        source = str(path)
+        doc = read_toml(path)
+        lines = doc.get("line", [])
+        if not isinstance(lines, list):
+            raise DataError(source, None, "line", "must be an array of tables")
+        for position, entry in enumerate(lines):
+            record = f"line[{position}]"
+            if not isinstance(entry, dict):
+                raise DataError(source, record, None, "must be a table")
+            for key in ("label", "text"):
+                if not isinstance(entry.get(key), str):
+                    raise DataError(source, record, key, "must be a string")
+            pcm, rate = None, 22050
+            if "file" in entry:
+                pcm, rate = read_wav_pcm(path.parent / str(entry["file"]), source, record)
+            try:
+                self.add(entry["label"], entry["text"], pcm, sample_rate_hz=rate,
+                         header_volume=entry.get("header_volume", 100))
+            except DataError as error:
+                raise DataError(source, record, error.field, error.problem) from None
+
+    def find(self, label: str) -> RtxClip | None:
+        return self._clips.get(file_label(label))
+
+    def pcm_for(self, sound_name: str) -> tuple[np.ndarray, int] | None:
+        clip = self._by_name.get(sound_name)
+        return None if clip is None or clip.pcm is None else (clip.pcm, clip.sample_bits)
+
+
+@dataclass(slots=True)
+class RtxEntry:
+    """One cache slot: label, payloads, used flag, age and remembered sample slot."""
+
+    label: str | None = None
+    text: str | None = None
+    clip: RtxClip | None = None
+    used: bool = False
+    occupied: bool = False
+    age: int = 0
+    sample: int | None = None
+
+
+class RtxCache:
+    """The 20 cache slots (RTX initialisation: no payload, clear, no sample)."""
+
+    def __init__(self, runtime: RedguardRuntime, store: RtxStore) -> None:
+        self.rt, self.store = runtime, store
+        self.entries = [RtxEntry() for _ in range(CACHE_ENTRIES)]
+
+    def pcm_for(self, sound_name: str) -> tuple[np.ndarray, int] | None:
+        return self.store.pcm_for(sound_name)
+
+    def lookup(self, label: str) -> int | None:
+        """The entry index for ``label``; None when the label is unknown or the cache is full."""
+        for index, entry in enumerate(self.entries):
+            if entry.label == label:
+                entry.used, entry.age = True, ENTRY_AGE_TICKS
+                return index
+        free = next((i for i, e in enumerate(self.entries) if not e.used), None)
+        if free is None:
+            self.rt.events.emit("redguard", "error", sound=label, reason="rtx cache exhausted",
+                                error=f"RTX cache: all {CACHE_ENTRIES} entries in use")
+            return None
+        clip = self.store.find(label)
+        if clip is None:
+            self.rt.events.emit("redguard", "rtx_missing", sound=label)
+            return None
+        entry = self.entries[free]
+        entry.label, entry.text, entry.clip = label, clip.text, clip
+        entry.used, entry.occupied, entry.age = True, True, ENTRY_AGE_TICKS
+        self.rt.events.emit("redguard", "rtx_load", sound=label, entry=free)
+        return free
+
+    def speak(self, index: int) -> int | None:
+        """Start a voiced entry with no remembered sample: pan 64, rate offset 0,
+        volume clamp(header byte 0x0C), start index 0, then the shared index back to 6."""
+        entry = self.entries[index]
+        clip = entry.clip
+        if clip is None or not clip.voiced or entry.sample is not None:
+            return entry.sample
+        volume = law.clamp(clip.header_volume, 0, law.VOLUME_MAX)
+        rate = law.playback_rate(clip.sample_rate_hz, 0)
+        entry.sample = self.rt.start_named(clip.sound_name, rate, volume, SPEECH_PAN,
+                                           start_index=0, caller="RTX")
+        return entry.sample
+
+    def update(self, ticks: int) -> None:
+        """The periodic cache update (after the dialogue-record stage)."""
+        for entry in self.entries:
+            if entry.sample is not None and self.rt.slot_playing(entry.sample):
+                continue
+            entry.sample = None
+            if entry.used:
+                entry.used, entry.age = False, ENTRY_AGE_TICKS
+            elif entry.age < ticks:
+                # no occupancy test: an entry the periodic reset emptied (label kept)
+                # ages out and loses its label like any other
+                self._release(entry)
+            else:
+                entry.age -= ticks
+
+    def release(self, index: int) -> None:
+        """Release one entry: text, audio, occupancy, label and remembered sample."""
+        self._release(self.entries[index])
+
+    def _release(self, entry: RtxEntry) -> None:
+        if entry.label is not None or entry.occupied:  # releasing an empty slot is silent
+            self.rt.events.emit("redguard", "rtx_release", sound=entry.label)
+        entry.text = entry.clip = entry.label = entry.sample = None
+        entry.occupied = False
+
+    def release_payloads(self) -> None:
+        """The periodic sound reset: text and audio released, occupancy cleared."""
+        for entry in self.entries:
+            entry.text = entry.clip = None
+            entry.occupied = False
+
+    def full_reset(self) -> None:
+        """Text first, a remembered sample stopped only at status 4, then audio,
+        occupancy, sample and label (save restores)."""
+        for entry in self.entries:
+            entry.text = None
+            if entry.sample is not None and self.rt.slot_playing(entry.sample):
+                self.rt.stop_slot(entry.sample, "rtx reset")
+            entry.clip = None
+            entry.occupied = False
+            entry.sample = entry.label = None
