@@ -14,6 +14,7 @@ from pathlib import Path
 import esper
 
 from soundscape import Settings, SoundscapePlugin
+from soundscape.settings import FEATURES
 from soundscape.components.spatial import Listener, Position
 from soundscape.context import Context
 from soundscape.demo_world.director import Director
@@ -62,7 +63,7 @@ class DemoGame:
             backend=backend,
             event_log_path=event_log_path,
             extra=dict(settings_extra or {}),
-            **({"features": features} if features is not None else {}),
+            features=FEATURES if features is None else features,
         )
         self.plugin = SoundscapePlugin(settings).install()
         self.ctx: Context = self.plugin.context

@@ -202,7 +202,8 @@ class Landscape:
         cy = min(max(int((gy - by * BLOCK_LENGTH_M) // SQUARE_LENGTH_M), 0), 7)
         return outdoor_cell_id(bx, by, cx, cy)
 
-    def local_origin(self, cell: int, x_m: float, y_m: float, z_m: float) -> tuple[float, ...]:
+    def local_origin(self, cell: int, x_m: float, y_m: float,
+                     z_m: float) -> tuple[float, float, float]:
         """The world position in ``cell``'s landblock-local AC frame, float32."""
         gx, gy, gz = self.ac_global(x_m, y_m, z_m)
         bx, by = block_of(cell)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from soundscape.audio.channels import ChannelBank, Handle
 from soundscape.errors import InputError
@@ -75,7 +75,7 @@ class OniSound:
         bank.on_end.append(self._on_end)
         bank.on_steal.append(self._on_steal)
 
-    def emit(self, event: str, **fields: object) -> None:
+    def emit(self, event: str, **fields: Any) -> None:
         self.ctx.events.emit(SOURCE, event, **fields)
 
     # -- data -------------------------------------------------------------------------

@@ -63,15 +63,16 @@ class EngineSounds:
         effect_field, rate_field = int_args("PlaySound", effect_field=effect_field,
                                             rate_field=rate_field)
         requested = signed10(effect_field)
-        effect: int | None = requested
+        effect = requested
         obj = esper.try_component(entity, RgObject) if esper.entity_exists(entity) else None
         if obj is not None and obj.surface != 0:
-            effect = self.rt.surface.lookup(obj.surface, requested)
-            if effect is None:
+            remapped = self.rt.surface.lookup(obj.surface, requested)
+            if remapped is None:
                 self.rt.events.emit("redguard", "skip", sound=requested, owner=entity,
                                     reason=f"surface {obj.surface} has no defined remap",
                                     caller="PlaySound")
                 return None
+            effect = remapped
         point = own_position(entity, self.rt.units_per_m)
         if point is None:
             self.rt.events.emit("redguard", "skip", sound=requested, owner=entity,

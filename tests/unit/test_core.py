@@ -226,10 +226,24 @@ def test_make_test_and_demo_create_the_venv_and_install_editable_with_dev(tmp_pa
     assert ".venv/bin/python" in lines[-1]
 
 
-def test_ci_runs_make_test_and_fails_with_it():
+def test_ci_runs_make_lint_and_make_test_and_fails_with_them():
     text = (ROOT / ".ci" / "run").read_text()
     assert os.access(ROOT / ".ci" / "run", os.X_OK)
     assert "set -euo pipefail" in text and text.rstrip().endswith("make test")
+    commands = [line.strip() for line in text.splitlines() if line.strip().startswith("make ")]
+    assert commands == ["make lint", "make test"]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make missing")
+def test_make_lint_runs_ruff_and_mypy_over_the_installed_layout(tmp_path):
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    (tmp_path / ".venv").mkdir()
+    (tmp_path / ".venv" / ".installed").touch()
+    run = subprocess.run(["make", "-n", "lint"], cwd=tmp_path, env=_outside_make(),
+                         capture_output=True, text=True, check=True)
+    lines = run.stdout.splitlines()
+    assert lines == [".venv/bin/ruff check .", ".venv/bin/python tools/typecheck.py"]
 
 
 def test_pyproject_maps_the_layout_into_one_package_with_the_issue_dependencies():
