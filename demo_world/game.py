@@ -14,7 +14,6 @@ from pathlib import Path
 import esper
 
 from soundscape import Settings, SoundscapePlugin
-from soundscape.settings import FEATURES
 from soundscape.components.spatial import Listener, Position
 from soundscape.context import Context
 from soundscape.demo_world.director import Director
@@ -22,6 +21,7 @@ from soundscape.demo_world.population import populate
 from soundscape.demo_world.village import Village, build_village
 from soundscape.demo_world.walker import EAR_HEIGHT_M, Walker, WalkSystem, place_listener
 from soundscape.demo_world.world import Terrain, generate_terrain
+from soundscape.settings import FEATURES
 
 TICK_S = 1.0 / 60.0
 _game_ids = itertools.count()

@@ -116,7 +116,8 @@ def synthesise(seconds: float, freq_hz: float, vibrato_hz: float,
 def build_database() -> tuple[OniDatabase, dict[str, int]]:
     """The TOML database written to OSBD bytes and loaded back, and its numbers."""
     text_db = loads_toml(SOUND_TEST_TOML, source="sound_test.toml")
-    records: list[Record] = [*text_db.groups.values(), *text_db.ambients.values(), *text_db.impulses.values()]
+    records: list[Record] = [*text_db.groups.values(), *text_db.ambients.values(),
+                             *text_db.impulses.values()]
     instances, raw = write_osbd(records)
     db = load_osbd(instances, raw, source="sound_test.raw")
     return db, {**db.counts(), "instances": len(instances), "raw_bytes": len(raw)}
