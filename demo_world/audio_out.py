@@ -3,30 +3,30 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
+
+from soundscape.audio.backend_offline import OfflineBackend
+from soundscape.context import Context
 
 
 class AudioRecorder:
     """Reads the mix the plugin's offline backend kept (the PUBLISH phase renders it)."""
 
-    def __init__(self, ctx: Any) -> None:
+    def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.sample_rate_hz = int(ctx.settings.sample_rate_hz)
 
     @property
-    def backend(self) -> Any:
-        mixer = getattr(self.ctx, "mixer", None)
-        return getattr(mixer, "backend", None)
+    def backend(self) -> OfflineBackend | None:
+        """The offline backend that kept the mix (None with another backend or none)."""
+        output = self.ctx.mixer.backend if self.ctx.has("mixer") else None
+        return output if isinstance(output, OfflineBackend) else None
 
     def finish(self) -> np.ndarray | None:
         """Every rendered frame (float32, (frames, 2)), or None with no offline backend."""
         backend = self.backend
-        if backend is None or not hasattr(backend, "audio"):
-            return None
-        audio: np.ndarray = backend.audio()
-        return audio
+        return None if backend is None else backend.audio()
 
     def write(self, path: Path, audio: np.ndarray) -> None:
         """16-bit PCM WAV at the mixer's rate (clipped to full scale)."""

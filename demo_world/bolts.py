@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import esper
 
 from soundscape.components.occlusion import Flyby
 from soundscape.components.spatial import Position
+
+if TYPE_CHECKING:
+    from soundscape.context import Context
 
 BOLT_IMPULSE = "bolt_flyby"
 BOLT_SPEED_M_S = 45.0
@@ -42,7 +45,7 @@ class Archer:
     ``step`` runs inside the game's director each tick (game time, not wall time).
     """
 
-    def __init__(self, ctx: Any, tower_xz: tuple[float, float], target_xz: tuple[float, float],
+    def __init__(self, ctx: Context, tower_xz: tuple[float, float], target_xz: tuple[float, float],
                  first_tick: int = 30) -> None:
         self.ctx = ctx
         self.tower = tower_xz
@@ -74,7 +77,7 @@ class Archer:
         self.fired += 1
 
     def _fly(self, dt_s: float) -> None:
-        flybys = getattr(getattr(self.ctx, "occlusion", None), "flybys", None)
+        flybys = self.ctx.occlusion.flybys if self.ctx.has("occlusion") else None
         for entity, (pos, bolt) in esper.get_components(Position, Bolt):
             pos.x_m += bolt.vx_m_s * dt_s
             pos.z_m += bolt.vz_m_s * dt_s

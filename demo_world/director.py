@@ -47,7 +47,7 @@ class Director(esper.Processor):
         # The director runs before soundscape's clock steps: act on this frame's dt.
         self.archer.step(dt)
         pos = self.game.position
-        if self.ctx.oni is not None:
+        if self.ctx.has("oni"):
             self._music(pos.x_m, pos.z_m)
             self._villager(pos.x_m, pos.z_m)
         if self.redguard is not None:

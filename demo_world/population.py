@@ -46,7 +46,7 @@ def populate(game: DemoGame) -> Population:
 
     ctx = game.ctx
     population = Population()
-    if ctx.sounds is not None:
+    if ctx.has("sounds"):
         population.sounds = synthesize(ctx.sounds)
     for ax, az, bx, bz in game.village.walls():
         population.walls.append(esper.create_entity(Wall(ax_m=ax, az_m=az, bx_m=bx, bz_m=bz)))
@@ -55,7 +55,7 @@ def populate(game: DemoGame) -> Population:
         ("oni", runtimes.setup_oni),
         ("redguard", runtimes.setup_redguard),
     ):
-        if getattr(ctx, name, None) is None:
+        if not ctx.has(name):
             population.missing.append(name)
             continue
         setup(game, population)

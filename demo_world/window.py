@@ -12,6 +12,7 @@ import math
 import pyglet
 from pyglet.window import key, mouse
 
+from soundscape.audio.backend_pyglet import PygletBackend
 from soundscape.demo_world.game import DemoGame
 from soundscape.demo_world.render import Renderer
 
@@ -25,8 +26,8 @@ HELP = ("WASD/arrows walk, Q/E or mouse turn, wheel zoom, F1 overlay, M mute, +/
 
 def sound_status(game: DemoGame) -> str:
     """Which audio driver plays the mix ("no sound device" when pyglet fell back to silent)."""
-    backend = getattr(game.ctx.mixer, "backend", None)
-    driver = getattr(backend, "driver_name", None)
+    output = game.ctx.mixer.backend if game.ctx.has("mixer") else None
+    driver = output.driver_name if isinstance(output, PygletBackend) else None
     if driver is None:  # the offline or "none" backend: no device at all
         return f"sound: {game.ctx.settings.backend} backend (no device)"
     return "no sound device: silent" if driver == "silent" else f"sound: {driver}"
@@ -66,7 +67,7 @@ class DemoWindow(pyglet.window.Window):
                 "overlay off (F1 shows it)"
         elif symbol == key.M:
             self.muted = not self.muted
-            if ctx.mixer is not None:
+            if ctx.has("mixer"):
                 ctx.mixer.master_gain = 0.0 if self.muted else 1.0
             self.message = "muted" if self.muted else "sound on"
         elif symbol in (key.PLUS, key.EQUAL, key.NUM_ADD, key.MINUS, key.NUM_SUBTRACT):

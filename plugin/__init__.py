@@ -17,7 +17,7 @@ from soundscape import _lazy, _moved
 if TYPE_CHECKING:
     from soundscape.clock import Clock
     from soundscape.context import Context
-    from soundscape.errors import DataError, InputError, SoundscapeError
+    from soundscape.errors import DataError, FeatureOffError, InputError, SoundscapeError
     from soundscape.events import EventLog
     from soundscape.phase import Phase, phase_priority
     from soundscape.plugin import SoundscapePlugin
@@ -30,6 +30,7 @@ _EXPORTS = {
     "Context": "soundscape.context",
     "DataError": "soundscape.errors",
     "EventLog": "soundscape.events",
+    "FeatureOffError": "soundscape.errors",
     "InputError": "soundscape.errors",
     "Phase": "soundscape.phase",
     "Rng": "soundscape.rng",
@@ -45,6 +46,7 @@ __all__ = [
     "Context",
     "DataError",
     "EventLog",
+    "FeatureOffError",
     "InputError",
     "Phase",
     "Rng",

@@ -22,3 +22,11 @@ class DataError(SoundscapeError, ValueError):
 
 class InputError(SoundscapeError, ValueError):
     """A value the game handed in at run time cannot be used (NaN position, bad index)."""
+
+
+class FeatureOffError(SoundscapeError, RuntimeError):
+    """A feature's service was read but the feature is not installed.
+
+    The message names the feature and ``Settings.features`` (or, for the mixer,
+    ``Settings.backend``). ``ctx.has(slot)`` asks without raising.
+    """

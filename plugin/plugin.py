@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import esper
 
@@ -15,6 +15,15 @@ from soundscape.events import EventLog
 from soundscape.phase import Phase, phase_priority
 from soundscape.settings import Settings
 from soundscape.system import SoundSystem
+
+if TYPE_CHECKING:
+    from soundscape.ac.runtime import AcRuntime
+    from soundscape.audio.channels import ChannelBank
+    from soundscape.audio.mixer import Mixer
+    from soundscape.audio.sounds import SoundBank
+    from soundscape.occlusion.service import OcclusionService
+    from soundscape.oni.sound import OniSound
+    from soundscape.redguard.runtime import RedguardRuntime
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,49 +96,40 @@ class SoundscapePlugin:
         """The plugin's event log."""
         return self.context.events
 
-    def _service(self, feature: str) -> Any:
-        service = getattr(self.context, feature)
-        if service is None:
-            raise RuntimeError(
-                f"SoundscapePlugin: feature {feature!r} is not installed "
-                f"(Settings.features = {self.settings.features})"
-            )
-        return service
-
     @property
-    def sounds(self) -> Any:
+    def sounds(self) -> SoundBank:
         """The sound bank (``soundscape.audio.sounds.SoundBank``): add or load sounds by name."""
-        return self._service("sounds")
+        return self.context.sounds
 
     @property
-    def channels(self) -> dict[str, Any]:
+    def channels(self) -> dict[str, ChannelBank]:
         """The channel banks by name (``"ac"``, ``"oni"``, ``"redguard"``, ``"modern"``)."""
         return self.context.channels
 
     @property
-    def mixer(self) -> Any:
+    def mixer(self) -> Mixer:
         """The mixer and its output (backend ``offline`` or ``pyglet`` only)."""
-        return self._service("mixer")
+        return self.context.mixer
 
     @property
-    def ac(self) -> Any:
+    def ac(self) -> AcRuntime:
         """The Asheron's Call terrain-ambient runtime (docs/ac.md)."""
-        return self._service("ac")
+        return self.context.ac
 
     @property
-    def oni(self) -> Any:
+    def oni(self) -> OniSound:
         """The Oni sound system: groups, ambients, impulses, scripts (docs/oni.md)."""
-        return self._service("oni")
+        return self.context.oni
 
     @property
-    def occlusion(self) -> Any:
+    def occlusion(self) -> OcclusionService:
         """Walls, occlusion queries and flybys (docs/oni.md)."""
-        return self._service("occlusion")
+        return self.context.occlusion
 
     @property
-    def redguard(self) -> Any:
+    def redguard(self) -> RedguardRuntime:
         """The Redguard runtime: effects, script calls, tasks, dialogue (docs/redguard.md)."""
-        return self._service("redguard")
+        return self.context.redguard
 
     def install(self) -> SoundscapePlugin:
         """Create the runtime services and add every processor to the current world.
@@ -158,7 +158,7 @@ class SoundscapePlugin:
             esper.remove_processor(type(item.processor))
         self.installed.clear()
         if self.ctx is not None:
-            if self.ctx.mixer is not None and hasattr(self.ctx.mixer, "close"):
+            if self.ctx.has("mixer"):
                 self.ctx.mixer.close()
             self.ctx.events.close()
         self.ctx = None

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from soundscape.phase import Phase
 from soundscape.system import SoundSystem
+
+if TYPE_CHECKING:
+    from soundscape.audio.emitters import EmitterService
+    from soundscape.context import Context
 
 
 class EmitterSystem(SoundSystem):
@@ -15,7 +19,7 @@ class EmitterSystem(SoundSystem):
     step = 9
     source = "emitters"
 
-    def __init__(self, ctx: Any, service: Any) -> None:
+    def __init__(self, ctx: Context, service: EmitterService) -> None:
         super().__init__(ctx)
         self.service = service
 

@@ -19,11 +19,10 @@ class PublishSystem(SoundSystem):
     source = "mixer"
 
     def _tick(self, ticks: int) -> None:
-        mixer = self.ctx.mixer
+        mixer = self.ctx.mixer if self.ctx.has("mixer") else None
         if mixer is not None:
             mixer.publish(build_snapshot(self.ctx))
         for bank in list(self.ctx.channels.values()):
             bank.mark_published()
-        on_tick = getattr(getattr(mixer, "backend", None), "on_tick", None)
-        if on_tick is not None:
-            on_tick(ticks)
+        if mixer is not None and mixer.backend is not None:
+            mixer.backend.on_tick(ticks)

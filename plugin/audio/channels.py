@@ -194,7 +194,7 @@ class ChannelBank:
         if channel is None:
             return False
         try:
-            data = self.ctx.sounds.get(sound) if self.ctx.sounds is not None else None
+            data = self.ctx.sounds.get(sound) if self.ctx.has("sounds") else None
             problem = None if data is not None else "missing"
         except SoundscapeError as error:  # a corrupt file or a name escaping the root
             data, problem = None, str(error)

@@ -29,14 +29,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import esper
 
-from soundscape.audio.channels import Handle
+from soundscape.audio.channels import ChannelBank, Handle
 from soundscape.components.emitter import Emitter, check_distances
 from soundscape.components.spatial import Listener, Position
 from soundscape.laws.modern import bearing_pan, inverse_distance
+
+if TYPE_CHECKING:
+    from soundscape.context import Context
 
 BANK = "modern"
 
@@ -52,7 +55,7 @@ class OneShot:
     max_distance_m: float
 
 
-def listener_pose(ctx: Any) -> tuple[tuple[float, float, float], float] | None:
+def listener_pose(ctx: Context) -> tuple[tuple[float, float, float], float] | None:
     """(position, heading) of the first active listener with a finite position."""
     for _ent, (listener, pos) in esper.get_components(Listener, Position):
         if listener.active and pos.is_finite() and math.isfinite(listener.heading_rad):
@@ -88,7 +91,7 @@ def finite_position(position: Any) -> tuple[float, float, float] | None:
 class EmitterService:
     """Starts, moves and stops emitter voices on the ``modern`` bank (``ctx.emitters``)."""
 
-    def __init__(self, ctx: Any) -> None:
+    def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.one_shots: list[OneShot] = []
         self.by_entity: dict[int, Handle] = {}
@@ -96,7 +99,7 @@ class EmitterService:
         ctx.emitters = self
 
     @property
-    def bank(self) -> Any:
+    def bank(self) -> ChannelBank:
         return self.ctx.channels[BANK]
 
     def play_at(self, sound: str, position: tuple[float, float, float], volume: float = 1.0,
@@ -192,10 +195,10 @@ class EmitterService:
             self.by_entity[ent] = handle
 
 
-def play_at(ctx: Any, sound: str, position: tuple[float, float, float], volume: float = 1.0,
+def play_at(ctx: Context, sound: str, position: tuple[float, float, float], volume: float = 1.0,
             **kwargs: Any) -> Handle | None:
     """Fire a positional one-shot on the ``modern`` bank (see ``EmitterService.play_at``)."""
-    if ctx.emitters is None:
+    if not ctx.has("emitters"):
         raise RuntimeError("play_at: the audio feature is not installed")
     handle: Handle | None = ctx.emitters.play_at(sound, position, volume, **kwargs)
     return handle

@@ -26,6 +26,7 @@ from soundscape.audio.mixer_sum import gain_matrices, mix_miles, weigh_all
 from soundscape.audio.profiles import MAX_GAIN
 from soundscape.audio.snapshot import Snapshot, VoiceKey, VoiceSpec
 from soundscape.errors import InputError
+from soundscape.seams import Backend
 
 
 class _Voice:
@@ -70,7 +71,7 @@ class Mixer:
         self._ramps: dict[int, np.ndarray] = {}
         self._out = np.zeros((self.block_frames, 2), dtype=np.float32)
         self.frames_rendered = 0
-        self.backend: object | None = None
+        self.backend: Backend | None = None
         """The output that pulls blocks (offline or pyglet), closed with the mixer."""
 
     # -- game thread -----------------------------------------------------------
@@ -241,9 +242,8 @@ class Mixer:
 
     def close(self) -> None:
         """Close the backend (stops a pyglet player); the mixer holds nothing else."""
-        close = getattr(self.backend, "close", None)
-        if close is not None:
-            close()
+        if self.backend is not None:
+            self.backend.close()
 
     @property
     def voice_count(self) -> int:

@@ -16,12 +16,15 @@ frame at the mixer's rate). Retail profiles keep their quantisation:
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from soundscape.components.channel import Channel
 from soundscape.laws.directsound import ac_gains, oni_gains
 from soundscape.laws.modern import equal_power
 from soundscape.laws.redguard import MILES_PAN_TABLE, miles_coefficients_16, miles_effective_volume
+
+if TYPE_CHECKING:
+    from soundscape.audio.channels import ChannelBank
 
 MAX_STEP = 64.0
 """Source frames per output frame are held to this (a wild pitch cannot stall the mixer)."""
@@ -108,7 +111,7 @@ def held_rate_hz(profile: str, channel: Channel, output_rate_hz: float) -> float
     return min(max(rate, 0.0), MAX_STEP * float(output_rate_hz))
 
 
-def apply_law(bank: Any, channel: Channel, output_rate_hz: int, bits: int = 16) -> bool:
+def apply_law(bank: ChannelBank, channel: Channel, output_rate_hz: int, bits: int = 16) -> bool:
     """Set ``channel.gain_left``, ``gain_right`` and ``step`` from its bank's profile law.
 
     ``bits`` is the sound's PCM width (the Redguard 8-bit table differs). A NaN or

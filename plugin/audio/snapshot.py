@@ -10,11 +10,14 @@ instead of letting them play out).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from soundscape.audio.profiles import miles_factors
 from soundscape.audio.sounds import Sound
 from soundscape.components.channel import PAUSED, PLAYING
+
+if TYPE_CHECKING:
+    from soundscape.context import Context
 
 __all__ = ["Snapshot", "VoiceKey", "VoiceSpec", "build_snapshot", "miles_factors"]
 
@@ -52,11 +55,11 @@ class Snapshot:
     cuts: frozenset[VoiceKey]
 
 
-def build_snapshot(ctx: Any) -> Snapshot:
+def build_snapshot(ctx: Context) -> Snapshot:
     """A snapshot of every playing channel in ``ctx.channels`` (game thread)."""
     voices: list[VoiceSpec] = []
     cuts: set[VoiceKey] = set()
-    sounds = ctx.sounds
+    sounds = ctx.sounds if ctx.has("sounds") else None
     for bank in ctx.channels.values():
         for slot, serial in bank.cuts:
             cuts.add((bank.name, slot, serial))

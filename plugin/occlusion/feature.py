@@ -10,7 +10,6 @@ import math
 
 from soundscape.context import Context
 from soundscape.errors import DataError
-from soundscape.occlusion.flybys import FlybyTable
 from soundscape.occlusion.service import OcclusionService
 from soundscape.system import SoundSystem
 from soundscape.systems.flybys import FlybySystem
@@ -27,7 +26,5 @@ def install(ctx: Context) -> list[SoundSystem]:
     units = ctx.settings.extra.get("oni_units_per_m", 1.0)
     if not isinstance(units, (int, float)) or not math.isfinite(units) or units <= 0:
         raise DataError("Settings", "extra", "oni_units_per_m", f"must be positive, got {units!r}")
-    service = OcclusionService(ctx, float(units))
-    service.flybys = FlybyTable(service)
-    ctx.occlusion = service
+    ctx.occlusion = OcclusionService(ctx, float(units))
     return [WallSystem(ctx), OcclusionSystem(ctx), FlybySystem(ctx)]

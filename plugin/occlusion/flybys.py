@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import esper
 
@@ -150,8 +150,8 @@ class FlybyTable:
     def _impulse_params(self, flyby: Flyby) -> tuple[float, float]:
         """The impulse's far distance and minimum occlusion (``OSIm`` 0x30/0x6c): the Oni
         database's record when the runtime knows the impulse, else the component's own."""
-        oni = self.service.ctx.oni
-        impulse: Any = oni.impulse(flyby.impulse) if oni is not None else None
+        oni = self.service.oni()
+        impulse = oni.impulse(flyby.impulse) if oni is not None else None
         if impulse is None:
             return (flyby.far, flyby.min_occlusion)
         return (float(impulse.far), float(impulse.min_occlusion))
@@ -169,10 +169,9 @@ class FlybyTable:
         tick = self.service.ctx.clock.tick
         played: bool | None = None
         if result.in_hearing:
-            oni = self.service.ctx.oni
-            play = getattr(oni, "play_impulse", None) if oni is not None else None
-            if callable(play):
-                played = bool(play(flyby.impulse, point, result.volume))
+            oni = self.service.oni()
+            if oni is not None:
+                played = bool(oni.play_impulse(flyby.impulse, point, result.volume))
         trigger = FlybyTrigger(tick, record.index, record.entity, flyby.impulse, point,
                                result.volume, result.walls, result.in_hearing, played)
         record.triggers.append(trigger)

@@ -19,12 +19,13 @@ from soundscape.components.occlusion import Occluded
 from soundscape.components.spatial import Listener, Position
 from soundscape.errors import InputError
 from soundscape.laws.oni import OCCLUSION_MAX_WALLS, OCCLUSION_NO_OCCLUSION_ABOVE, occlusion_volume
+from soundscape.occlusion.flybys import FlybyTable
 from soundscape.occlusion.rules import CACHE_TICKS, OcclusionResult, count_walls
 from soundscape.occlusion.space import WallSpace
 
 if TYPE_CHECKING:
     from soundscape.context import Context
-    from soundscape.occlusion.flybys import FlybyTable
+    from soundscape.seams import OniForOcclusion
 
 Vec3 = tuple[float, float, float]
 
@@ -60,7 +61,7 @@ class OcclusionService:
         last_rays: entity -> the ``RayTrace`` of its last count.
         recent_queries: the ``RayTrace`` of the latest uncached queries (impulses,
             flybys), newest last.
-        flybys: the ``FlybyTable`` (set by the feature's ``install``).
+        flybys: the ``FlybyTable``, the 24 flyby records.
     """
 
     def __init__(self, ctx: Context, units_per_m: float = 1.0) -> None:
@@ -71,11 +72,15 @@ class OcclusionService:
         self.log_recomputes = True
         self.last_rays: dict[int, RayTrace] = {}
         self.recent_queries: deque[RayTrace] = deque(maxlen=64)
-        self.flybys: FlybyTable | None = None
         self._bad_places: set[int] = set()
         self._no_listener_logged = False
+        self.flybys = FlybyTable(self)
 
     # -- the listener ---------------------------------------------------------------
+
+    def oni(self) -> OniForOcclusion | None:
+        """The Oni runtime (its ears, its impulses) when the feature is installed."""
+        return self.ctx.oni if self.ctx.has("oni") else None
 
     def listener_xyz(self) -> Vec3 | None:
         """Where the rays end (metres), or None when there is no usable listener.
@@ -84,12 +89,12 @@ class OcclusionService:
         player's ears in the follow camera, else the camera, ``OSrUpdate`` 0x514f20);
         otherwise the first active ``Listener``'s ``Position``.
         """
-        update = getattr(self.ctx.oni, "update_listener", None)
-        if callable(update):
-            ears = update()
-            xyz = getattr(ears, "xyz", None)
-            if getattr(ears, "source", "none") == "none" or xyz is None:
+        oni = self.oni()
+        if oni is not None:
+            ears = oni.update_listener()
+            if ears.source == "none":
                 return None
+            xyz = ears.xyz
             return (xyz[0], xyz[1], xyz[2]) if _finite3(xyz) else None
         for _entity, (listener, pos) in esper.get_components(Listener, Position):
             if listener.active:

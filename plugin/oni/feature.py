@@ -14,8 +14,6 @@ import math
 from soundscape.audio.channels import ensure_bank
 from soundscape.context import Context
 from soundscape.errors import DataError
-from soundscape.oni.placed import PlacedTable
-from soundscape.oni.scripts import Scripts
 from soundscape.oni.sound import OniSound
 from soundscape.system import SoundSystem
 from soundscape.systems.placed_ambients import PlacedAmbientSystem
@@ -34,8 +32,5 @@ def install(ctx: Context) -> list[SoundSystem]:
         raise DataError("Settings", "extra", "oni_units_per_m", f"must be positive, got {units!r}")
     bank = ensure_bank(ctx, "oni", count=CHANNELS, policy="oni", profile="oni",
                        stereo_count=STEREO_CHANNELS)
-    sound = OniSound(ctx, bank, float(units))
-    sound.scripts = Scripts(sound)
-    sound.placed = PlacedTable(sound)
-    ctx.oni = sound
+    ctx.oni = OniSound(ctx, bank, float(units))
     return [PlacedAmbientSystem(ctx), SoundObjectSystem(ctx)]

@@ -95,9 +95,9 @@ class Impulses:
         if imp is None:
             snd.emit("missing_impulse", sound=name)
             return False
-        if snd.ctx.occlusion is not None:
-            result = snd.ctx.occlusion.query(pos, imp.far, imp.min_occlusion,
-                                             listener_xyz=snd.ears.xyz)
+        occlusion = snd.occlusion()
+        if occlusion is not None:
+            result = occlusion.query(pos, imp.far, imp.min_occlusion, listener_xyz=snd.ears.xyz)
             if not result.in_hearing:
                 return False
             volume *= result.volume

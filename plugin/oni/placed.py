@@ -61,10 +61,11 @@ class PlacedTable:
         if pos is None or occ is None or rec is None:
             return True, 1.0
         snd = self.sound
-        if snd.ctx.occlusion is not None:
+        occlusion = snd.occlusion()
+        if occlusion is not None:
             if fresh:  # a start: ask now, the OCCLUSION phase has not seen the record yet
-                result = snd.ctx.occlusion.query(pos.as_tuple(), rec.far, occ.min_occlusion,
-                                                 listener_xyz=snd.ears.xyz)
+                result = occlusion.query(pos.as_tuple(), rec.far, occ.min_occlusion,
+                                         listener_xyz=snd.ears.xyz)
                 occ.in_hearing, occ.volume, occ.walls = result.in_hearing, result.volume, \
                     result.walls
                 occ.cache_tick = snd.ctx.clock.tick
@@ -178,7 +179,7 @@ class PlacedTable:
         snd = self.sound
         ambients = snd.ambients
         ids = ambients.ids
-        occlusion_on = snd.ctx.occlusion is not None
+        occlusion_on = snd.occlusion() is not None
         lx, ly, lz = snd.ears.xyz
         u2 = snd.units_per_m * snd.units_per_m
         records, positions, occluded = self.records, self.positions, self.occluded
@@ -256,8 +257,9 @@ class PlacedTable:
         entity = self.entities[index]
         if entity >= 0 and esper.entity_exists(entity):
             esper.delete_entity(entity)
-            if self.sound.ctx.occlusion is not None and hasattr(self.sound.ctx.occlusion, "forget"):
-                self.sound.ctx.occlusion.forget(entity)
+            occlusion = self.sound.occlusion()
+            if occlusion is not None:
+                occlusion.forget(entity)
         self.records[index], self.entities[index] = None, -1
         self.positions[index] = self.occluded[index] = None
         if index in self.live:

@@ -26,12 +26,13 @@ from soundscape.oni.groups import Draw, draw_group, group_kind
 from soundscape.oni.impulses import Impulses
 from soundscape.oni.listener import Ears, find_ears
 from soundscape.oni.osbd import load_osbd
+from soundscape.oni.placed import PlacedTable
+from soundscape.oni.scripts import Scripts
 from soundscape.oni.toml import load_toml, loads_toml
 
 if TYPE_CHECKING:
     from soundscape.context import Context
-    from soundscape.oni.placed import PlacedTable
-    from soundscape.oni.scripts import Scripts
+    from soundscape.seams import OcclusionQuery
 
 SOURCE = "oni"
 DISTANCE_DIVISOR = 3.0
@@ -61,8 +62,6 @@ class OniSound:
         self.local = ctx.rng.oni("oni.local")
         self.random = ctx.rng.oni("oni.random")
         self.ambients = AmbientSlots(self)
-        self.scripts: Scripts | None = None
-        self.placed: PlacedTable | None = None
         self.ears = Ears((0.0, 0.0, 0.0), 0.0, "unset")
         self.ears_tick = -1
         self._overall, self._overall_target = 1.0, 1.0
@@ -74,6 +73,8 @@ class OniSound:
         impulses' alternate threshold counts them)."""
         bank.on_end.append(self._on_end)
         bank.on_steal.append(self._on_steal)
+        self.scripts = Scripts(self)
+        self.placed = PlacedTable(self)
 
     def emit(self, event: str, **fields: Any) -> None:
         self.ctx.events.emit(SOURCE, event, **fields)
@@ -104,6 +105,10 @@ class OniSound:
     def impulse(self, name: str) -> Impulse | None:
         """The impulse record (``.far``, ``.near``, ``.min_occlusion``), or None."""
         return self.db.impulses.get(name)
+
+    def occlusion(self) -> OcclusionQuery | None:
+        """The walls (``OSiCalc_PositionAndVolume``) when the occlusion feature is installed."""
+        return self.ctx.occlusion if self.ctx.has("occlusion") else None
 
     # -- the listener and positions -----------------------------------------------------
 
@@ -164,7 +169,7 @@ class OniSound:
 
     def sound_seconds(self, draw: Draw) -> float:
         """How long ``draw``'s sound plays on a 22,050 x pitch buffer."""
-        data = self.ctx.sounds.get(draw.sound) if self.ctx.sounds is not None else None
+        data = self.ctx.sounds.get(draw.sound) if self.ctx.has("sounds") else None
         if data is None or draw.pitch <= 0:
             return 0.0
         return data.frames / (ONI_BUFFER_HZ * draw.pitch)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import esper
 import numpy as np
 
+from soundscape.audio.backend_offline import OfflineBackend
 from soundscape.components.spatial import Listener, Position
 from soundscape.oni.data import OniDatabase, Record
 from soundscape.oni.osbd import load_osbd, write_osbd
@@ -192,9 +193,9 @@ def run_sound_test(seed: int = 1, backend: str = "offline") -> SoundTestResult:
             digest.update(f"{r['tick']}|{r['event']}|{r['sound']}|{gain_text}|{r['channel']}\n"
                           .encode())
         mix_hash, frames, audio = None, 0, None
-        backend_obj = getattr(ctx.mixer, "backend", None) if ctx.mixer is not None else None
-        if backend_obj is not None and hasattr(backend_obj, "audio"):
-            audio = np.asarray(backend_obj.audio(), dtype=np.float32)
+        output = ctx.mixer.backend if ctx.has("mixer") else None
+        if isinstance(output, OfflineBackend):
+            audio = np.asarray(output.audio(), dtype=np.float32)
             frames = int(audio.shape[0])
             pcm = np.round(np.clip(audio, -1.0, 1.0) * 32767.0).astype("<i2")
             mix_hash = hashlib.sha256(pcm.tobytes()).hexdigest()[:16]

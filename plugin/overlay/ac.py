@@ -9,10 +9,14 @@ no cell there, so the rebuild has no ring.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+from soundscape.ac.sounds import AmbientSound, IntermitSound
 from soundscape.laws.ac import BLOCK_LENGTH_M, SQUARE_LENGTH_M, direction_heading
-from soundscape.overlay.probe import BearingView, CellView, ListenerView
+from soundscape.overlay.views import BearingView, CellView, ListenerView
+
+if TYPE_CHECKING:
+    from soundscape.context import Context
 
 
 def _terrain_type(word: int) -> int:
@@ -20,15 +24,17 @@ def _terrain_type(word: int) -> int:
     return (word >> 2) & 0x1F
 
 
-def ac_cells(ctx: Any, listener: ListenerView | None) -> list[CellView]:
+def ac_cells(ctx: Context, listener: ListenerView | None) -> list[CellView]:
     """The land cells of the latest rebuild's 3 x 3 landblocks, with their weights.
 
     A cell beyond the 120 m cull has weight 0 (drawn dark); world metres come
     from the objcell id and the runtime's ``origin_block``.
     """
-    ac = getattr(ctx, "ac", None)
-    snap = getattr(ac, "last_rebuild", None)
-    if ac is None or snap is None:
+    if not ctx.has("ac"):
+        return []
+    ac = ctx.ac
+    snap = ac.last_rebuild
+    if snap is None:
         return []
     landscape = ac.landscape
     ox, oy = landscape.origin_block
@@ -47,37 +53,34 @@ def ac_cells(ctx: Any, listener: ListenerView | None) -> list[CellView]:
     return out
 
 
-def ac_cells_key(ctx: Any) -> object:
+def ac_cells_key(ctx: Context) -> object:
     """What identifies the cells ``ac_cells`` would return: the rebuild they come from."""
-    ac = getattr(ctx, "ac", None)
-    if ac is None:
+    if not ctx.has("ac"):
         return ()
+    ac = ctx.ac
     snap = ac.last_rebuild
     return (id(snap), ac.rebuilds, tuple(ac.landscape.origin_block))
 
 
-def _sound_name(sound: Any) -> str:
+def _sound_name(sound: AmbientSound) -> str:
     """The sound-table name behind an ambient (its label when the table is not loaded)."""
-    table = getattr(sound.desc, "sound_table", None)
-    stype = getattr(getattr(sound, "sound_desc", None), "stype", None)
-    if table is not None and stype is not None:
-        entries = table.entries.get(stype)
+    table = sound.desc.sound_table
+    if table is not None:
+        entries = table.entries.get(sound.sound_desc.stype)
         if entries:
             return str(entries[0].sound)
     return str(sound.label)
 
 
-def ac_bearings(ctx: Any) -> list[BearingView]:
+def ac_bearings(ctx: Context) -> list[BearingView]:
     """Every intermittent ambient with a chance to play: its bearings and distance shells.
 
     ``IN_VIEWER_BLOCK`` (direction 0) has no bearing: it is drawn as a full ring
     (heading NaN).
     """
-    from soundscape.ac.sounds import IntermitSound
-
-    ac = getattr(ctx, "ac", None)
-    if ac is None:
+    if not ctx.has("ac"):
         return []
+    ac = ctx.ac
     out = []
     for sound in ac.ambient.sounds:
         if not isinstance(sound, IntermitSound) or sound.play_chance <= 0.0:

@@ -25,7 +25,7 @@ out again only when the AC runtime rebuilt or the scale changed.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyglet
 from pyglet import shapes
@@ -47,6 +47,9 @@ from soundscape.overlay.style import (
     WALL_COLOUR,
     terrain_colour,
 )
+
+if TYPE_CHECKING:
+    from soundscape.context import Context
 
 __all__ = ["Overlay", "View"]
 
@@ -72,7 +75,7 @@ class Overlay:
         show_panel: draw the channel panel on the right.
     """
 
-    def __init__(self, ctx: Any, *, terrain_colours: dict[int, RGB] | None = None,
+    def __init__(self, ctx: Context, *, terrain_colours: dict[int, RGB] | None = None,
                  show_panel: bool = True) -> None:
         self.ctx = ctx
         self.visible = True

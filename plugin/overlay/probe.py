@@ -18,96 +18,37 @@ Channel volumes and pans are brought to 0..1 and -1..1 from each profile's units
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 import esper
 
 from soundscape.components.occlusion import Occluded, Wall
 from soundscape.components.spatial import Listener, Position
+from soundscape.overlay.ac import ac_bearings, ac_cells, ac_cells_key
+from soundscape.overlay.views import (
+    BearingView,
+    CellView,
+    ChannelView,
+    FlybyView,
+    ListenerView,
+    RayView,
+    Snapshot,
+)
+
+if TYPE_CHECKING:
+    from soundscape.context import Context
+    from soundscape.occlusion.service import RayTrace
+
+__all__ = [
+    "AC_VOLUME_FLOOR_DB", "RAY_MAX_AGE_TICKS", "BearingView", "CellView", "ChannelView",
+    "FlybyView", "ListenerView", "RayView", "Snapshot", "channel_pan11", "channel_volume01",
+    "channels_view", "flybys_view", "listener_view", "probe", "rays_view", "walls_view",
+]
 
 AC_VOLUME_FLOOR_DB = -50.0
 """AC's VOL_MIN (FORMULAS.md): the bottom of the channel panel's dB bar."""
 RAY_MAX_AGE_TICKS = 30
 """A ray older than this (its record went out of hearing) is not drawn."""
-
-
-@dataclass(slots=True)
-class ListenerView:
-    x_m: float
-    z_m: float
-    heading_rad: float
-    outdoors: bool
-
-
-@dataclass(slots=True)
-class CellView:
-    """One AC land cell: its south-west corner, size, terrain type and ambient weight 0..1."""
-
-    x_m: float
-    z_m: float
-    size_m: float
-    terrain: int
-    weight: float
-
-
-@dataclass(slots=True)
-class BearingView:
-    """An intermittent ambient's accumulated compass bearing and its distance shell."""
-
-    sound: str
-    heading_rad: float
-    min_m: float
-    max_m: float
-    chance: float
-
-
-@dataclass(slots=True)
-class RayView:
-    """An occlusion ray from a placed sound to the listener (floor plan, metres)."""
-
-    ax_m: float
-    az_m: float
-    bx_m: float
-    bz_m: float
-    walls: int
-    volume: float
-
-
-@dataclass(slots=True)
-class FlybyView:
-    """A projectile's recent path and the points where its flyby impulse played."""
-
-    path: list[tuple[float, float]]
-    triggers: list[tuple[float, float]]
-
-
-@dataclass(slots=True)
-class ChannelView:
-    """One voice slot, its values brought to bars: volume 0..1, pan -1..1."""
-
-    bank: str
-    index: int
-    sound: str | None
-    priority: int
-    volume01: float
-    pan11: float
-    playing: bool
-
-
-@dataclass(slots=True)
-class Snapshot:
-    """Everything the overlay draws for one frame."""
-
-    listener: ListenerView | None = None
-    cells: list[CellView] = field(default_factory=list)
-    bearings: list[BearingView] = field(default_factory=list)
-    walls: list[tuple[float, float, float, float]] = field(default_factory=list)
-    rays: list[RayView] = field(default_factory=list)
-    flybys: list[FlybyView] = field(default_factory=list)
-    channels: list[ChannelView] = field(default_factory=list)
-    cells_key: object = None
-    """Changes when the cells do (the AC rebuild); None: compare the cells themselves."""
 
 
 def _clamp(value: float, lo: float, hi: float, fallback: float | None = None) -> float:
@@ -151,35 +92,35 @@ def walls_view() -> list[tuple[float, float, float, float]]:
     return [(w.ax_m, w.az_m, w.bx_m, w.bz_m) for _e, w in esper.get_component(Wall)]
 
 
-def rays_view(ctx: Any) -> list[RayView]:
+def rays_view(ctx: Context) -> list[RayView]:
     """The last ray of every placed record still in hearing, and the recent uncached
     queries (impulses, flybys) cast within ``RAY_MAX_AGE_TICKS``."""
-    service = getattr(ctx, "occlusion", None)
-    if service is None:
+    if not ctx.has("occlusion"):
         return []
+    service = ctx.occlusion
     tick = ctx.clock.tick
     out = []
-    for entity, ray in list(getattr(service, "last_rays", {}).items()):
+    for entity, ray in list(service.last_rays.items()):
         if tick - ray.tick > RAY_MAX_AGE_TICKS or not esper.entity_exists(entity):
             continue
         occluded = esper.try_component(entity, Occluded)
         if occluded is not None and not occluded.in_hearing:
             continue
         out.append(_ray(ray))
-    for ray in getattr(service, "recent_queries", ()):
+    for ray in service.recent_queries:
         if ray.in_hearing and tick - ray.tick <= RAY_MAX_AGE_TICKS:
             out.append(_ray(ray))
     return out
 
 
-def _ray(ray: Any) -> RayView:
+def _ray(ray: RayTrace) -> RayView:
     (ax, _ay, az), (bx, _by, bz) = ray.from_xyz, ray.to_xyz
     return RayView(ax, az, bx, bz, int(ray.walls), float(ray.volume))
 
 
-def flybys_view(ctx: Any) -> list[FlybyView]:
+def flybys_view(ctx: Context) -> list[FlybyView]:
     """Every flyby record in use (its path) and every record's trigger points."""
-    table = getattr(getattr(ctx, "occlusion", None), "flybys", None)
+    table = ctx.occlusion.flybys if ctx.has("occlusion") else None
     if table is None:
         return []
     out = []
@@ -191,7 +132,7 @@ def flybys_view(ctx: Any) -> list[FlybyView]:
     return out
 
 
-def channels_view(ctx: Any) -> list[ChannelView]:
+def channels_view(ctx: Context) -> list[ChannelView]:
     out = []
     for name, bank in sorted(ctx.channels.items()):
         for channel in bank.channels:
@@ -210,15 +151,12 @@ def channels_view(ctx: Any) -> list[ChannelView]:
     return out
 
 
-def probe(ctx: Any, previous: Snapshot | None = None) -> Snapshot:
+def probe(ctx: Context, previous: Snapshot | None = None) -> Snapshot:
     """One frame's snapshot of everything the overlay draws (the current esper world).
 
     With ``previous`` (last frame's snapshot), the land cells are reused while the
     AC runtime has not rebuilt since.
     """
-    # overlay_ac builds on this module's view records, so it is imported here.
-    from soundscape.overlay.ac import ac_bearings, ac_cells, ac_cells_key
-
     listener = listener_view()
     key = ac_cells_key(ctx)
     if previous is not None and previous.cells_key is not None and previous.cells_key == key:

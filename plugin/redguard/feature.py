@@ -33,7 +33,7 @@ from soundscape.systems.redguard_tasks import RgTaskSystem
 def install(ctx: Context) -> list[SoundSystem]:
     """Create the bank and ``ctx.redguard``; return the Redguard processors."""
     config = RgConfig.from_settings(ctx.settings.extra)
-    if ctx.sounds is None:
+    if not ctx.has("sounds"):
         ctx.sounds = SoundBank()  # the audio feature was not installed: keep a bank of our own
     bank = ensure_bank(ctx, "redguard", count=law.CHANNELS, policy="redguard",
                        profile="redguard")

@@ -6,7 +6,7 @@ import esper
 import numpy as np
 import pytest
 
-from soundscape import Settings, SoundscapePlugin, synth
+from soundscape import FeatureOffError, Settings, SoundscapePlugin, synth
 from soundscape.audio.emitters import play_at
 from soundscape.components.channel import ChannelFlags
 from soundscape.components.emitter import Emitter
@@ -127,7 +127,9 @@ def test_play_at_one_shot_is_heard_from_its_place():
 def test_backend_none_keeps_no_mixer():
     p = plugin(backend="none")
     esper.process(1 / 60)
-    assert p.context.mixer is None and p.context.sounds is not None
+    assert not p.context.has("mixer") and p.context.has("sounds")
+    with pytest.raises(FeatureOffError, match="Settings.backend = 'none'"):
+        _ = p.mixer
 
 
 def test_virtual_bank_mixes_only_the_loudest_n():

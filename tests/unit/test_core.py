@@ -13,7 +13,17 @@ from pathlib import Path
 import esper
 import pytest
 
-from soundscape import Clock, EventLog, Phase, Rng, Settings, SoundscapePlugin, phase_priority
+from soundscape import (
+    Clock,
+    EventLog,
+    FeatureOffError,
+    Phase,
+    Rng,
+    Settings,
+    SoundscapeError,
+    SoundscapePlugin,
+    phase_priority,
+)
 from soundscape.events import REQUIRED_FIELDS
 from soundscape.rng import MsvcRand
 
@@ -124,6 +134,27 @@ def test_the_plugin_hands_out_each_installed_runtime_and_names_a_missing_one():
     assert "ac" in plugin.channels
     with pytest.raises(RuntimeError, match="'oni' is not installed"):
         _ = plugin.oni
+    plugin.uninstall()
+
+
+def test_a_feature_that_is_off_says_so_the_same_way_through_the_context_and_the_plugin():
+    plugin = SoundscapePlugin(Settings(backend="none", features=("audio", "ac"))).install()
+    ctx = plugin.context
+    assert ctx.has("ac") and ctx.has("sounds") and not ctx.has("oni")
+    assert not ctx.has("mixer")  # the audio feature is on, its backend is "none"
+    for slot in ("oni", "occlusion", "redguard", "mixer"):
+        with pytest.raises(FeatureOffError) as via_ctx:
+            getattr(ctx, slot)
+        with pytest.raises(FeatureOffError) as via_plugin:
+            getattr(plugin, slot)
+        assert str(via_ctx.value) == str(via_plugin.value)
+    with pytest.raises(FeatureOffError) as off:
+        _ = ctx.oni
+    message = str(off.value)
+    assert "feature 'oni' is not installed" in message and "('audio', 'ac')" in message
+    assert isinstance(off.value, SoundscapeError)
+    with pytest.raises(KeyError, match="unknown service 'onni'"):
+        ctx.has("onni")
     plugin.uninstall()
 
 
