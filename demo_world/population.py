@@ -8,22 +8,20 @@ installed is skipped and named in ``Population.missing``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from importlib import resources
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import esper
 
 from soundscape.components.occlusion import Wall
+from soundscape.demo_world import runtimes
+from soundscape.demo_world.runtimes import data_path
 from soundscape.demo_world.sounds import synthesize
 
 if TYPE_CHECKING:
     from soundscape.demo_world.game import DemoGame
+    from soundscape.demo_world.rg_village import RedguardVillage
 
-
-def data_path(name: str) -> Path:
-    """A file shipped in the package's ``data`` folder (works from an installed wheel)."""
-    return Path(str(resources.files("soundscape.demo_world") / "data" / name))
+__all__ = ["Population", "data_path", "populate"]
 
 
 @dataclass(slots=True)
@@ -36,14 +34,12 @@ class Population:
     """Oni placed-ambient record index by name (waterfall, forge)."""
     sounds: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
-    redguard: Any = None
+    redguard: RedguardVillage | None = None
     """The ``RedguardVillage`` (torch, rope, village effects), None without Redguard."""
 
 
 def populate(game: DemoGame) -> Population:
     """Synthesise the sounds and create every static thing of the demo world."""
-    from soundscape.demo_world import runtimes
-
     ctx = game.ctx
     population = Population()
     if ctx.has("sounds"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from soundscape.demo_world.world import CELLS_PER_BLOCK
@@ -11,10 +13,13 @@ if TYPE_CHECKING:
     from soundscape.demo_world.population import Population
 
 
+def data_path(name: str) -> Path:
+    """A file shipped in the package's ``data`` folder (works from an installed wheel)."""
+    return Path(str(resources.files("soundscape.demo_world") / "data" / name))
+
+
 def setup_ac(game: DemoGame, population: Population) -> None:
     """Load the region TOML and hand every landblock's terrain to the AC runtime."""
-    from soundscape.demo_world.population import data_path
-
     ac = game.ctx.ac
     ac.load_region(data_path("region.toml"))
     terrain = game.terrain
@@ -35,8 +40,6 @@ def setup_oni(game: DemoGame, population: Population) -> None:
     Both go through the placed-ambient table (``OSrAmbient_Start``), so the
     occlusion phase hears them through the village's walls.
     """
-    from soundscape.demo_world.population import data_path
-
     oni = game.ctx.oni
     oni.load_toml(data_path("oni.toml"))
     village = game.village

@@ -2,12 +2,13 @@
 
 The snapshot is swapped in by reference (the audio side never waits). With
 the offline backend the tick's frames are rendered right here, so a scene
-stepped tick by tick renders the same audio every run.
+stepped tick by tick renders the same audio every run
+(``soundscape.audio.publish``).
 """
 
 from __future__ import annotations
 
-from soundscape.audio.snapshot import build_snapshot
+from soundscape.audio.publish import publish
 from soundscape.phase import Phase
 from soundscape.system import SoundSystem
 
@@ -19,10 +20,4 @@ class PublishSystem(SoundSystem):
     source = "mixer"
 
     def _tick(self, ticks: int) -> None:
-        mixer = self.ctx.mixer if self.ctx.has("mixer") else None
-        if mixer is not None:
-            mixer.publish(build_snapshot(self.ctx))
-        for bank in list(self.ctx.channels.values()):
-            bank.mark_published()
-        if mixer is not None and mixer.backend is not None:
-            mixer.backend.on_tick(ticks)
+        publish(self.ctx, ticks)

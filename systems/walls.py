@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import esper
-
-from soundscape.components.occlusion import Wall
 from soundscape.phase import Phase
 from soundscape.system import SoundSystem
 
@@ -21,6 +18,4 @@ class WallSystem(SoundSystem):
     source = "occlusion"
 
     def _tick(self, ticks: int) -> None:
-        service = self.ctx.occlusion
-        for entity, reason in service.walls.sync(esper.get_component(Wall)):
-            self.ctx.events.emit(self.source, "wall_rejected", entity=entity, error=reason)
+        self.ctx.occlusion.sync_walls()

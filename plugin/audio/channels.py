@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import esper
 
 from soundscape.audio.channel_rules import free_channel, oni_channel, redguard_channel
-from soundscape.audio.profiles import held_rate_hz
+from soundscape.audio.profiles import apply_law, held_rate_hz
 from soundscape.components.channel import (
     AMBIENT,
     CAN_PAN,
@@ -38,6 +38,9 @@ from soundscape.components.channel import (
 )
 from soundscape.context import Context
 from soundscape.errors import SoundscapeError
+
+if TYPE_CHECKING:
+    from soundscape.audio.sounds import SoundBank
 
 POLICIES = ("oni", "redguard", "virtual")
 OVERALL_SLIDE_PER_TICK = 0.05
@@ -78,6 +81,8 @@ class ChannelBank:
             raise ValueError(f"channel bank {name!r}: bad channel counts {count}/{stereo_count}")
         self.ctx, self.name, self.policy, self.profile = ctx, name, policy, profile
         self.real_voices = real_voices
+        self._reported: set[tuple[int, int]] = set()
+        """(channel, serial) of voices already logged as ``bad_value``."""
         self.channels: list[Channel] = []
         self.entities: list[int] = []
         self.on_end: list[EndCallback] = []
@@ -378,6 +383,63 @@ class ChannelBank:
             channel.fading = False
         else:
             channel.volume += step if delta > 0 else -step
+
+    # -- phase CHANNELS --------------------------------------------------------------
+
+    def step(self, ticks: int, sounds: SoundBank | None) -> None:
+        """Phase CHANNELS for this bank: ``advance``, the profile law, the real voices.
+
+        Every playing channel's volume, pan and pitch become ``gain_left``,
+        ``gain_right`` and ``step`` by the bank's profile (``profiles.apply_law``;
+        ``sounds`` gives each sound's bit depth); a voice whose values cannot be
+        used is silenced and logged once per start as ``bad_value``. Then a
+        virtual bank marks its loudest ``real_voices`` audible (``cull_voices``).
+        """
+        self.advance(ticks)
+        rate_hz = self.ctx.settings.sample_rate_hz
+        for channel in self.channels:
+            if not channel.flags & PLAYING:
+                continue
+            sound = sounds.get(channel.sound) if sounds is not None and channel.sound else None
+            if not apply_law(self, channel, rate_hz, sound.bits if sound is not None else 16):
+                self._report_bad_value(channel)
+        self.cull_voices()
+
+    def _report_bad_value(self, channel: Channel) -> None:
+        key = (channel.index, channel.serial)
+        if key not in self._reported:
+            self._reported.add(key)
+            self.ctx.events.emit(self.name, "bad_value", sound=channel.sound, channel=channel.index,
+                                 reason="non-finite or huge volume, pan, pitch or rate: silenced")
+
+    def cull_voices(self) -> None:
+        """Virtual banks: only the loudest ``real_voices`` playing channels are audible.
+
+        Loudness is the larger side gain; ties go to the lower channel index. A voice
+        that goes virtual is logged once as ``cull`` (with its loudness and rank), one
+        that comes back as ``restore``; a voice stays culled quietly while it is.
+        """
+        playing = [c for c in self.channels if c.flags & PLAYING]
+        limit = self.real_voices
+        if self.policy != "virtual" or limit is None or len(playing) <= limit:
+            ranked, limit = playing, len(playing)
+        else:
+            ranked = sorted(playing, key=lambda c: (-max(c.gain_left, c.gain_right), c.index))
+        for rank, channel in enumerate(ranked):
+            audible = rank < limit
+            if audible != channel.audible:
+                self.ctx.events.emit(self.name, "restore" if audible else "cull",
+                                     sound=channel.sound, channel=channel.index,
+                                     gain=max(channel.gain_left, channel.gain_right), rank=rank,
+                                     real_voices=self.real_voices)
+            channel.audible = audible
+
+
+def step_banks(ctx: Context, ticks: int) -> None:
+    """Phase CHANNELS: every bank in ``ctx.channels`` steps (``ChannelBank.step``)."""
+    sounds = ctx.sounds if ctx.has("sounds") else None
+    for bank in list(ctx.channels.values()):
+        bank.step(ticks, sounds)
 
 
 def ensure_bank(ctx: Context, name: str, **kwargs: object) -> ChannelBank:

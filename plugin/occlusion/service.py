@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import esper
 
-from soundscape.components.occlusion import Occluded
+from soundscape.components.occlusion import Occluded, Wall
 from soundscape.components.spatial import Listener, Position
 from soundscape.errors import InputError
 from soundscape.laws.oni import OCCLUSION_MAX_WALLS, OCCLUSION_NO_OCCLUSION_ABOVE, occlusion_volume
@@ -101,6 +101,17 @@ class OcclusionService:
                 xyz = (pos.x_m, pos.y_m, pos.z_m)
                 return xyz if _finite3(xyz) else None
         return None
+
+    # -- the walls (OCCLUSION phase, step 0) -------------------------------------------
+
+    def sync_walls(self) -> None:
+        """Mirror every ``Wall`` component into the pymunk space (added, moved, removed).
+
+        A wall with NaN end points or no length is skipped (its old segment goes) and
+        logged once as a ``wall_rejected`` event until it changes again.
+        """
+        for entity, reason in self.walls.sync(esper.get_component(Wall)):
+            self.ctx.events.emit(SOURCE, "wall_rejected", entity=entity, error=reason)
 
     # -- counting -------------------------------------------------------------------
 

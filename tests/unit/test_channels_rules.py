@@ -196,8 +196,6 @@ def test_redguard_never_steals_and_logs_the_drop():
 # --- virtual --------------------------------------------------------------------------
 
 def test_virtual_bank_grows_and_voices_the_loudest_n():
-    from soundscape.systems.channels import voice_bank
-
     ctx = make_ctx()
     bank = ensure_bank(ctx, "ac", count=0, policy="virtual", profile="ac", real_voices=3)
     for i in range(6):
@@ -208,7 +206,7 @@ def test_virtual_bank_grows_and_voices_the_loudest_n():
 
     for ch in bank.channels:
         apply_law(bank, ch, 48000)
-    voice_bank(bank)
+    bank.cull_voices()
     assert len(bank.channels) == 6
     assert [c.index for c in bank.channels if c.audible] == [0, 1, 5]
 
