@@ -37,7 +37,7 @@ def documented_paths() -> list[str]:
 
 
 def resolve(path: str) -> object:
-    """The module or attribute a dotted path names: the longest importable prefix, then attributes."""
+    """What a dotted path names: its longest importable prefix, then attributes."""
     parts = path.split(".")
     for cut in range(len(parts), 0, -1):
         try:
