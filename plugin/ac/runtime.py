@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import esper
 import numpy as np
@@ -49,6 +49,9 @@ from soundscape.context import Context
 from soundscape.errors import InputError
 from soundscape.laws.ac import block_of
 from soundscape.laws.angles import within_one_turn
+
+if TYPE_CHECKING:
+    from soundscape.ac.dat_load import AcDats
 
 
 class AcRuntime:
@@ -83,6 +86,7 @@ class AcRuntime:
         self._listener_bad = False
         self._enabled = bool(ctx.settings.extra.get("ac_ambient_enabled", True))
         self.ambient.enabled = self._enabled
+        self.dats: AcDats | None = None
 
     # -- public API for games ----------------------------------------------------------
 
@@ -99,6 +103,24 @@ class AcRuntime:
         self.ambient.enabled = self._enabled
         self.force_rebuild()
         return region
+
+    def load_dat(self, portal: str | Path, cell: str | Path) -> AcDats:
+        """Run on the retail client's ``client_portal.dat`` and ``client_cell_1.dat``.
+
+        Reads the Region (0x13000000) now, sound tables and landblocks as they are
+        needed (``soundscape.ac.dat_load``); a new world like ``load_region``.
+
+        Raises:
+            DataError: a missing or malformed file (names file, offset and field).
+        """
+        from soundscape.ac.dat_load import open_dats
+
+        dats = open_dats(self.ctx, portal, cell)
+        if self.dats is not None:
+            self.dats.close()
+        self.dats = dats
+        self.load_region(dats.region.region)
+        return dats
 
     def add_landblock(
         self,
@@ -228,6 +250,8 @@ class AcRuntime:
 
     def update_listener(self, listener: Listener, pos: Position) -> None:
         """``SoundManager::SetPlayerPosition`` then ``CellManager::ChangePosition``."""
+        if self.dats is not None:  # landblocks from the cell dat, around the listener
+            self.dats.landblocks.prepare(self, listener, pos)
         cell = self.listener_cell(listener, pos)
         if cell is None:
             return
