@@ -43,6 +43,7 @@ from soundscape.audio.wav import DecodedWav, decode_wav
 from soundscape.errors import DataError, InputError
 
 RECORD = struct.Struct("<Ifff")
+WAVE_FORMAT_PCM = 1
 MAX_NESTING = 32
 """Retail's recursion has no bound; a deeper table is refused before Python's stack is."""
 
@@ -113,6 +114,10 @@ def parse_wave(obj: DatObject) -> DecodedWav:
     header_at = c.pos
     header = c.take(header_size, "header")
     data = c.take(data_size, "data")
+    tag = struct.unpack_from("<H", header)[0] if header_size >= 2 else None
+    if tag != WAVE_FORMAT_PCM:
+        raise c.fail("header.wFormatTag", f"format {tag!r} is not PCM (1): retail decodes it "
+                     "through a Windows ACM codec, which soundscape does not have", header_at)
     pad = b"\0" * (header_size & 1)
     riff = (b"WAVE" + b"fmt " + struct.pack("<I", header_size) + header + pad
             + b"data" + struct.pack("<I", data_size) + data)

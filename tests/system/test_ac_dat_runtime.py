@@ -186,3 +186,29 @@ def test_bad_dat_paths_raise_data_error(tmp_path):
     with pytest.raises(DataError, match="the portal dat has no Region"):
         plugin.context.ac.load_dat(tmp_path / "empty.dat", cell)
     assert plugin.context.ac.dats is None
+
+
+def test_opening_reads_headers_the_region_path_and_the_region_only(tmp_path, monkeypatch):
+    portal, _ = _dats(tmp_path)
+    cell = DatWriter(block_size=256, data_set=2, free_every=20)
+    for bx in range(32):
+        for by in range(32):
+            cell.add(landblock_id(bx, by), landblock_bytes(bx, by, *_terrain(bx, by)))
+    big = tmp_path / "big_cell.dat"
+    big.write_bytes(cell.build())
+    from soundscape.ac.dat_file import DatFile
+
+    read, original = [], DatFile._read_at
+    monkeypatch.setattr(DatFile, "_read_at", lambda self, offset, count, what:
+                        read.append((self.path.name, count)) or original(self, offset, count,
+                                                                          what))
+    plugin = SoundscapePlugin(Settings(backend="none", features=("ac",))).install()
+    plugin.ac.load_dat(portal, big)  # the documented call (plugin.ac is ctx.ac)
+    cell_bytes = sum(n for name, n in read if name == "big_cell.dat")
+    assert cell_bytes == 400 and big.stat().st_size > 300_000  # its header, nothing more
+    assert sum(n for name, n in read if name == "client_portal.dat") < 16_384
+    read.clear()
+    esper.create_entity(Listener(), Position(5 * 192 + 20.0, 0.0, 7 * 192 + 20.0))
+    esper.process(1 / 60)
+    assert len(esper.get_component(Landblock)) == 9
+    assert sum(n for name, n in read if name == "big_cell.dat") < 9 * 8 * 256 + 8 * 1716 * 2

@@ -201,8 +201,10 @@ def test_waves_decode_pcm_and_refuse_other_formats():
     assert stereo.samples.shape == (2, 2) and stereo.samples[0, 1] == f32(127 / 128)
     odd = parse_wave(_obj(wave_bytes(0x0A000003, [1, 2], extra=b"\0"), 0x0A000003))
     assert odd.samples.shape == (2, 1)  # a 17-byte header (odd) is padded for the RIFF chunk
-    with pytest.raises(DataError, match=r"0x0A000004\[\+0xc\]\.header\.fmt \.wFormatTag: "
-                       "format 0x0055"):
+    with pytest.raises(DataError, match=r"0x0A000004\[\+0xc\]\.header\.wFormatTag: "
+                       "format 85 is not PCM"):
         parse_wave(_obj(wave_bytes(0x0A000004, [0, 0], tag=0x55), 0x0A000004))
+    with pytest.raises(DataError, match=r"header\.fmt \.wBitsPerSample: 12 bits"):
+        parse_wave(_obj(wave_bytes(0x0A000006, [0, 0], bits=12), 0x0A000006))
     with pytest.raises(DataError, match=r"\.data: truncated"):
         parse_wave(_obj(wave_bytes(0x0A000005, [0, 0])[:-1], 0x0A000005))
