@@ -62,7 +62,8 @@ def open_dats(ctx: Context, portal: str | Path, cell: str | Path) -> AcDats:
         if obj is None:
             raise DataError(portal_dat.source, f"0x{REGION_ID:08X}", None,
                             "the portal dat has no Region")
-        tables = DatSoundTables(portal_dat, ctx.sounds, ctx.events)
+        sounds = ctx.sounds if ctx.has("sounds") else None  # waves need the audio feature
+        tables = DatSoundTables(portal_dat, sounds, ctx.events)
         region = parse_region(obj, tables)
     except BaseException:
         portal_dat.close()

@@ -34,13 +34,17 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from soundscape.ac.dat_file import DatFile
 from soundscape.ac.dat_object import DatCursor, DatObject
 from soundscape.ac.region import SoundTable, SoundTableEntry
 from soundscape.audio.wav import DecodedWav, decode_wav
 from soundscape.errors import DataError, InputError
+
+if TYPE_CHECKING:
+    from soundscape.audio.sounds import SoundBank
+    from soundscape.events import EventLog
 
 RECORD = struct.Struct("<Ifff")
 WAVE_FORMAT_PCM = 1
@@ -136,7 +140,8 @@ class DatSoundTables(dict[int, SoundTable]):
     runtime caches as ``stb_not_found``.
     """
 
-    def __init__(self, portal: DatFile, sounds: Any = None, events: Any = None) -> None:
+    def __init__(self, portal: DatFile, sounds: SoundBank | None = None,
+                 events: EventLog | None = None) -> None:
         super().__init__()
         self.portal, self.sounds, self.events = portal, sounds, events
         self.failed: set[int] = set()
