@@ -44,8 +44,10 @@ def oni_channel(channels: Sequence[Channel], priority: int, kind: ChannelKind,
     3. Else the first unlocked one of priority up to the asked one and volume
        0.1 or less.
     4. Else the quietest one of priority up to the asked one, under full
-       volume, locked or not (the first of equals); the caller takes it from
-       its ambient.
+       volume, locked or not; the caller takes it from its ambient. Ranked on
+       the same product as rules 3 and 4's filter, with Bungie's strict
+       ``volume < min_volume`` scan from 1.0 (``BFW_SoundSystem2.c``), so the
+       first of equal products wins.
 
     Priority 0 (ambient details) only gets a free channel. A channel's volume
     here is its whole product: ``volume`` times the bank's ``overall`` volume
@@ -65,5 +67,11 @@ def oni_channel(channels: Sequence[Channel], priority: int, kind: ChannelKind,
             channel.volume * overall <= ONI_QUIET_VOLUME
         ):
             return channel
-    candidates = [c for c in own_kind if c.priority <= priority and c.volume * overall < 1.0]
-    return min(candidates, key=lambda c: c.volume, default=None)
+    # Bungie's scan: ``volume < min_volume`` from 1.0, so the first of equal products
+    # wins (at overall volume 0 every product is 0 and the first channel is taken).
+    found, min_volume = None, 1.0
+    for channel in own_kind:
+        product = channel.volume * overall
+        if channel.priority <= priority and product < min_volume:
+            found, min_volume = channel, product
+    return found

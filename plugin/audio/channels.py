@@ -43,8 +43,9 @@ if TYPE_CHECKING:
     from soundscape.audio.sounds import SoundBank
 
 POLICIES = ("oni", "redguard", "virtual")
-OVERALL_SLIDE_PER_TICK = 0.05
-"""Oni's overall volume moves to its target by at most this much a frame (0x483bd0)."""
+OVERALL_SLIDE_PER_FRAME = 0.05
+"""Oni's overall volume moves to its target by at most this much a frame (0x483bd0;
+``SS2iVolume_Update`` runs once per ``SS2rUpdate``, whatever the ticks the frame took)."""
 
 
 class Handle(NamedTuple):
@@ -310,7 +311,7 @@ class ChannelBank:
         channel.fading = True
 
     def set_overall_volume(self, target: float, *, immediate: bool = False) -> None:
-        """Oni's overall volume (0x483bd0): slides to ``target`` by at most 0.05 a tick.
+        """Oni's overall volume (0x483bd0): slides to ``target`` by at most 0.05 a frame.
 
         ``immediate`` sets it at once (a game's own master slider). The target is
         held to 0..1; a NaN one is ignored (a ``bad_value`` event).
@@ -343,7 +344,7 @@ class ChannelBank:
         sound on the same channel without a gap.
         """
         tick_hz = self.ctx.clock.tick_hz
-        self._slide_overall(ticks)
+        self._slide_overall()
         for channel in self.channels:
             self._advanced_ticks[channel.index] = ticks
             if channel.fading:
@@ -366,9 +367,11 @@ class ChannelBank:
             for callback in list(self.on_end):
                 callback(self, handle, channel, overshoot)
 
-    def _slide_overall(self, ticks: int) -> None:
+    def _slide_overall(self) -> None:
+        """One frame's slide (``SS2iVolume_Update``): 0.05 at most, however many ticks
+        the frame stepped, like the placed ambients' 0.05 slew of the same frame."""
         delta = self.overall_target - self.overall_volume
-        step = OVERALL_SLIDE_PER_TICK * ticks
+        step = OVERALL_SLIDE_PER_FRAME
         if abs(delta) <= step:
             self.overall_volume = self.overall_target
         else:

@@ -71,8 +71,10 @@ class AmbientSlots(AmbientMachine):
               near: float | None = None, far: float | None = None) -> int | None:
         """``SSrAmbient_Start`` 0x4821f0 (with a place) / 0x4823a0 (without one).
 
-        Fails (None) when the ambient already plays ``threshold`` times, when no
-        slot is free, or when its start state found nothing to play. ``near`` and
+        Fails (None) when the ambient already plays ``threshold`` times or when no
+        slot is free. A start whose start state found nothing to play (no channel,
+        no detail) still returns its id, as Bungie's ``SSrAmbient_Start`` does; the
+        slot is free again at once, so the id is no longer active. ``near`` and
         ``far`` replace the ambient's distances for its tracks when it has a place. ``quiet``
         leaves a refusal out of the event log (a placed record retrying each tick).
         """
@@ -103,12 +105,12 @@ class AmbientSlots(AmbientMachine):
         v = slot.volume
         slot.tracks = [Track(ambient.base1, part_volume=v, fade_target=v),
                        Track(ambient.base2, part_volume=v, fade_target=v)]
-        slot.next_detail_tick, slot.first_base_end_s, slot.details_only = -1, None, False
+        slot.next_detail_tick, slot.details_only = -1, False
         snd.emit("ambient_start", sound=ambient.name, pos=position, gain=slot.volume,
                  id=slot.id, slot=slot.index, priority=slot.priority)
         ambient_id = slot.id
         self.run(slot)
-        return ambient_id if slot.id == ambient_id and slot.state != State.FREE else None
+        return ambient_id
 
     def stop(self, ambient_id: int | None) -> bool:
         """``SSrAmbient_Stop`` 0x4823c0: loops off, to end wait, so the base plays to its

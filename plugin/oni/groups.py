@@ -14,7 +14,8 @@ the comparison there, ``random_num <= cumulative_weight``, is the literal
 ``SSrPermutation_Play`` 0x47f8d0 then draws the volume, then the pitch, with
 ``UUrRandom`` 0x426e10 between the permutation's minimum and maximum; the
 channel keeps the permutation volume held to 0..2
-(``SSiSoundChannel_SetPermutationVolume``).
+(``SSiSoundChannel_SetPermutationVolume``). It runs only once a channel is found
+(and, for a spatialised play, heard): seed l.96 and ``SSiGroup_PlaySpatialized``.
 """
 
 from __future__ import annotations
@@ -90,15 +91,28 @@ class Draw:
         return ChannelKind.STEREO if self.group.channels == 2 else ChannelKind.MONO
 
 
-def draw_group(group: Group, local: OniRandom, rand: OniRandom) -> Draw | None:
-    """``SSrGroup_Play`` 0x47ff50 up to the buffer: permutation, then volume, then pitch."""
-    index = select_permutation(group, local)
-    if index is None:
-        return None
+def play_permutation(group: Group, index: int, rand: OniRandom) -> Draw:
+    """``SSrPermutation_Play`` 0x47f8d0 on a channel already found: the volume, then the
+    pitch, from ``UUrRandom`` (``rand``)."""
     perm = group.permutations[index]
     volume = min(max(rand.uniform(perm.min_volume, perm.max_volume), 0.0), MAX_PERMUTATION_VOLUME)
     pitch = rand.uniform(perm.min_pitch, perm.max_pitch)
     return Draw(group, index, perm.sound, volume * group.volume, pitch * group.pitch)
+
+
+def draw_group(group: Group, local: OniRandom, rand: OniRandom) -> Draw | None:
+    """``SSrGroup_Play`` 0x47ff50 on a given channel (an ambient's track): the
+    permutation, then its volume, then its pitch.
+
+    Impulses and details (``SSiGroup_PlaySpatialized``) find their channel and
+    spatialise between the two halves: ``select_permutation``, the channel,
+    ``SSiSoundChannel_Spatialize``, then ``play_permutation`` (``oni.impulses``,
+    ``OniSound.play_detail``).
+    """
+    index = select_permutation(group, local)
+    if index is None:
+        return None
+    return play_permutation(group, index, rand)
 
 
 def group_kind(group: Group | None) -> ChannelKind:

@@ -1,7 +1,7 @@
 """Impulses: a group played once at a place (``SSrImpulse_Play`` 0x480440, seed 001).
 
-An impulse plays its group once at a place, at its priority, on a channel of the
-group's kind (not locked). When as many channels as its alternate threshold
+An impulse plays its group once at a place, at its priority, on a channel of its
+permutation's sound's kind (not locked). When as many channels as its alternate threshold
 already play its group, its alternate impulse plays instead (nothing when it
 has none; a threshold of 0 never alternates). The volume is the caller's
 (e.g. the occlusion volume) x the distance volume x the permutation's x the group's.
@@ -13,7 +13,7 @@ import math
 from typing import TYPE_CHECKING
 
 from soundscape.errors import InputError
-from soundscape.oni.groups import draw_group
+from soundscape.oni.groups import play_permutation, select_permutation
 
 if TYPE_CHECKING:
     from soundscape.oni.sound import OniSound
@@ -68,16 +68,25 @@ class Impulses:
         if pos is not None and not all(math.isfinite(v) for v in pos):
             snd.emit("impulse_bad_place", sound=imp.name, pos=pos)
             return False
+        # SSiGroup_PlaySpatialized: the permutation first (an inaudible or unplayable
+        # impulse still advances the group's don't-repeat memory), then a channel of
+        # the permutation's sound's kind, then the spatialising, and only then the
+        # volume and pitch draws (seed l.96, SSrPermutation_Play).
+        index = select_permutation(group, snd.local)
+        if index is None:
+            return False
+        sound = group.permutations[index].sound
+        kind = snd.sound_kind(sound)
+        if kind is None:
+            return False
         dist, pan = snd.spatial(pos, imp.near, imp.far)
         if dist <= 0.0:
             snd.emit("impulse_inaudible", sound=imp.name, pos=pos)
             return False
-        draw = draw_group(group, snd.local, snd.random)
-        if draw is None:
-            return False
-        handle = snd.bank.acquire(priority=imp.priority, kind=draw.kind, sound=draw.sound)
+        handle = snd.bank.acquire(priority=imp.priority, kind=kind, sound=sound)
         if handle is None:
             return False
+        draw = play_permutation(group, index, snd.random)
         gain = volume * dist * draw.volume * snd.product_overall
         played = snd.bank.play(handle, draw.sound, volume=gain, pan=pan, pitch=draw.pitch,
                                can_pan=pos is not None, position=pos)

@@ -99,15 +99,13 @@ class AmbientMachine:
         self._go(slot, State.IN)
 
     def _base(self, slot: AmbientSlot, amb: Ambient) -> None:
+        """``SSiPAUpdate_BodyStart``: the base tracks start at the channel volume as it
+        stands; a fade asked for during the in sound goes on (``SSiPAUpdate_Volume`` moves
+        the ambient's ``channel_volume`` every update, whatever the stage)."""
         loop = not amb.play_once
         for track in slot.tracks:
-            track.fade_target = track.part_volume = slot.volume
             if track.group is not None and track.handle is not None:
                 self.sound.play_track(slot, track, track.group, loop=loop)
-        first = slot.tracks[0]
-        if first.draw is not None and slot.first_base_end_s is None and amb.base1 is not None:
-            length = self.sound.sound_seconds(first.draw)
-            slot.first_base_end_s = self.sound.ctx.clock.now_s + length
         self._schedule_detail(slot, amb)
         self._go(slot, State.BODY)
 

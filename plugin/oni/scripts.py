@@ -12,9 +12,16 @@ and the scripts"; registered by ``OSiScriptCommands_Initialize`` 0x512cb0).
   tick the current dialogue no longer counts as playing.
   ``sound_dialog_play_interrupt`` (0x514300) halts the current dialogue first.
 * A dialogue counts as playing until its ambient ends, or sooner once the first
-  sound of base track 1 has played its length; 2 s when it could not start. A
-  name with no ambient starts no dialogue at all (``OSiDialog_Start`` returns
-  before it marks one playing).
+  sound of base track 1 has played its length. Bungie's ``OSiDialog_Start``
+  (``Oni_Sound2.c``) counts it in whole game ticks: ``EndTime = now + duration``
+  with ``duration`` the base track 1 group's first permutation with sound data
+  (``OSiAmbient_GetSimpleDuration``, the sound's integer ``duration_ticks``), and
+  ``OSiScriptCommands_Update`` ends it when ``now >= EndTime``. A start refused
+  (threshold, no slot) with no such duration counts 120 ticks (2 s); a start
+  refused with one counts that duration; a start with no duration that did get
+  an id has no end time (0) and so ends at the next update. A name with no
+  ambient starts no dialogue at all (``OSiDialog_Start`` returns before it marks
+  one playing).
 * ``sound_impulse_play`` (0x5145f0) plays the impulse at the listener.
 """
 
@@ -25,23 +32,28 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from soundscape.errors import SoundscapeError
 from soundscape.oni.ambients import SCRIPT_PRIORITY
 
 if TYPE_CHECKING:
     from soundscape.oni.sound import OniSound
 
 SCRIPT_SLOTS = 16
-FAILED_DIALOG_S = 2.0
-"""A dialogue that could not start counts as playing for 2 s."""
+FAILED_DIALOG_TICKS = 120
+"""``OSiDialog_Start``'s duration for a dialogue refused a start whose base track 1
+has no duration (2 s of 60 Hz game ticks)."""
+BUFFER_HZ = 22050
+"""``duration_ticks`` counts the sound's frames on the 22,050 Hz buffer."""
 
 
 @dataclass(slots=True)
 class Dialog:
-    """The current dialogue: its name, ambient id (None if it could not start) and start."""
+    """The current dialogue: its name, its ambient id (None: the start was refused) and
+    ``end_tick`` (``OSgDialog_EndTime``: it counts as playing while ``tick < end_tick``)."""
 
     name: str
     ambient_id: int | None
-    started_s: float
+    end_tick: int
 
 
 @dataclass(slots=True)
@@ -120,17 +132,35 @@ class Scripts:
     # -- dialogue ---------------------------------------------------------------------
 
     def dialog_playing(self) -> bool:
-        """Whether the current dialogue still counts as playing."""
+        """Whether the current dialogue still counts as playing
+        (``OSiScriptCommands_Update``: its ambient is active and ``now < EndTime``)."""
         d = self.dialog
         if d is None:
             return False
-        now = self.sound.ctx.clock.now_s
-        if d.ambient_id is None:
-            return now < d.started_s + FAILED_DIALOG_S
-        slot = self.sound.ambients.by_id(d.ambient_id)
-        if slot is None:
+        if d.ambient_id is not None and not self.sound.ambients.is_active(d.ambient_id):
             return False
-        return slot.first_base_end_s is None or now < slot.first_base_end_s
+        return self.sound.ctx.clock.tick < d.end_tick
+
+    def simple_duration_ticks(self, name: str) -> int:
+        """``OSiAmbient_GetSimpleDuration``: the duration in whole ticks of the first
+        permutation of base track 1 that has sound data, 0 when there is none.
+
+        ``duration_ticks`` is ``(UUtUns16)(bytes x 60 / (channels x 2 x 22,050))``:
+        the sound's frames on the 22,050 Hz buffer, in integer ticks.
+        """
+        amb = self.sound.ambient(name)
+        group = amb.base1 if amb is not None else None
+        if group is None or not self.sound.ctx.has("sounds"):
+            return 0
+        sounds = self.sound.ctx.sounds
+        for perm in group.permutations:
+            try:
+                data = sounds.get(perm.sound)
+            except SoundscapeError:
+                data = None
+            if data is not None:
+                return (data.frames * 60 // BUFFER_HZ) & 0xFFFF
+        return 0
 
     def _start_dialog(self, name: str) -> bool:
         """``OSiDialog_Start``: an unknown name does nothing (no dialogue, no 2 s)."""
@@ -138,8 +168,17 @@ class Scripts:
             self.sound.emit("missing_ambient", sound=name, reason="dialog")
             return False
         ambient_id = self.sound.ambient_start(name, priority=SCRIPT_PRIORITY, tag="dialog")
-        self.dialog = Dialog(name, ambient_id, self.sound.ctx.clock.now_s)
-        self.sound.emit("dialog_start", sound=name, id=ambient_id, started=ambient_id is not None)
+        now = self.sound.ctx.clock.tick
+        duration = self.simple_duration_ticks(name)
+        if duration:
+            end_tick = now + duration
+        elif ambient_id is None:
+            end_tick = now + FAILED_DIALOG_TICKS
+        else:
+            end_tick = 0  # playing, no duration: no end cue, so the next update ends it
+        self.dialog = Dialog(name, ambient_id, end_tick)
+        self.sound.emit("dialog_start", sound=name, id=ambient_id, started=ambient_id is not None,
+                        end_tick=end_tick)
         return ambient_id is not None
 
     def sound_dialog_play(self, name: str) -> bool:

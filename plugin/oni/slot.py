@@ -76,8 +76,6 @@ class AmbientSlot:
         nor while it plays details only (BFW_SoundSystem2.c's count skips
         ``stage >= OutSoundStart``, which includes ``DetailOnly``)."""
         return State.START <= self.state < State.OUT and not self.details_only
-    first_base_end_s: float | None = None
-    """When the first sound of base track 1 will have played its length (dialogue)."""
     tag: str = ""
 
 

@@ -18,11 +18,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from soundscape.audio.channels import ChannelBank, Handle
-from soundscape.errors import InputError
+from soundscape.components.channel import ChannelKind
+from soundscape.errors import InputError, SoundscapeError
 from soundscape.laws.oni import ONI_BUFFER_HZ, distance_volume, pan_centibels
 from soundscape.oni.ambients import AmbientSlot, AmbientSlots, Track
 from soundscape.oni.data import Ambient, Group, Impulse, OniDatabase
-from soundscape.oni.groups import Draw, draw_group, group_kind
+from soundscape.oni.groups import (
+    draw_group,
+    group_kind,
+    play_permutation,
+    select_permutation,
+)
 from soundscape.oni.impulses import Impulses
 from soundscape.oni.listener import Ears, find_ears
 from soundscape.oni.osbd import load_osbd
@@ -167,12 +173,24 @@ class OniSound:
                     break
         return count
 
-    def sound_seconds(self, draw: Draw) -> float:
-        """How long ``draw``'s sound plays on a 22,050 x pitch buffer."""
-        data = self.ctx.sounds.get(draw.sound) if self.ctx.has("sounds") else None
-        if data is None or draw.pitch <= 0:
-            return 0.0
-        return data.frames / (ONI_BUFFER_HZ * draw.pitch)
+    def sound_kind(self, sound: str) -> ChannelKind | None:
+        """The channel kind ``sound`` plays on (``SSrSound_GetNumChannels``: 1 mono, 2
+        stereo), or None when it is not in the sound bank: ``SSiGroup_PlaySpatialized``
+        returns before the channel search when the permutation has no sound data (the
+        missing name is logged once, as the bank logs it)."""
+        try:
+            data = self.ctx.sounds.get(sound) if self.ctx.has("sounds") else None
+        except SoundscapeError as error:  # a corrupt file or a name outside the root
+            data, problem = None, str(error)
+        else:
+            problem = "missing"
+        if data is None or data.channels not in (1, 2):
+            if sound not in self.bank.missing_reported:
+                self.bank.missing_reported.add(sound)
+                event = "missing" if problem == "missing" else "bad_sound"
+                self.ctx.events.emit(self.bank.name, event, sound=sound, reason=problem)
+            return None
+        return ChannelKind.STEREO if data.channels == 2 else ChannelKind.MONO
 
     def track_volume(self, slot: AmbientSlot, track: Track) -> tuple[float, int]:
         amb = slot.ambient
@@ -224,17 +242,24 @@ class OniSound:
         r, u = amb.detail_range, self.units_per_m
         dx, dz = self.random.uniform(-r, r) / u, self.random.uniform(-r, r) / u
         place = (place[0] + dx, place[1], place[2] + dz)
-        draw = draw_group(group, self.local, self.random)
-        if draw is None:
+        # SSiGroup_PlaySpatialized: permutation, channel, spatialising, then volume/pitch
+        index = select_permutation(group, self.local)
+        if index is None:
+            return False
+        sound = group.permutations[index].sound
+        kind = self.sound_kind(sound)
+        if kind is None:
+            return False
+        handle = self.bank.acquire(priority=0, kind=kind, sound=sound)
+        if handle is None:
             return False
         dist, pan = self.spatial(place, amb.near, amb.far)
         if not dist > 0.0:
-            self.emit("detail_inaudible", sound=draw.sound, pos=place, id=slot.id,
+            self.bank.release(handle)  # found free (priority 0) and left unplayed
+            self.emit("detail_inaudible", sound=sound, pos=place, id=slot.id,
                       ambient=amb.name)
             return False
-        handle = self.bank.acquire(priority=0, kind=draw.kind, sound=draw.sound)
-        if handle is None:
-            return False
+        draw = play_permutation(group, index, self.random)
         volume = slot.volume * dist * draw.volume * self.product_overall
         played = self.bank.play(handle, draw.sound, volume=volume, pan=pan, pitch=draw.pitch,
                                 can_pan=True, position=place)
@@ -247,7 +272,9 @@ class OniSound:
 
     def ambient_start(self, name: str, *, volume: float = 1.0, position: Vec3 | None = None,
                       priority: int | None = None, tag: str = "") -> int | None:
-        """Start the ambient called ``name``; its id, or None when it could not start."""
+        """Start the ambient called ``name``; its id, or None when the start was refused
+        (no such ambient, its threshold, no free slot). A start that found nothing to
+        play still has an id, which is at once no longer active (``SSrAmbient_Start``)."""
         amb = self.db.ambients.get(name)
         if amb is None:
             self.emit("missing_ambient", sound=name)

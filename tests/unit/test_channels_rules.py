@@ -243,14 +243,17 @@ def test_oni_fade_rate_per_tick_and_only_on_a_new_target():
     assert bank.get(h).volume == 0.0  # ...the fade does not start (seed 001, body state)
 
 
-def test_overall_volume_slides_at_most_005_a_tick():
+def test_overall_volume_slides_at_most_005_a_frame():
+    # SS2iVolume_Update runs once a frame (SS2rUpdate): a frame of 10 ticks moves it
+    # 0.05 like a frame of 1, as the placed ambients' slew does
     bank = oni_bank(make_ctx())
     bank.set_overall_volume(0.0)
     bank.advance(1)
     assert bank.overall_volume == pytest.approx(0.95)
     bank.advance(10)
-    assert bank.overall_volume == pytest.approx(0.45)
-    bank.advance(20)
+    assert bank.overall_volume == pytest.approx(0.90)
+    for _ in range(18):
+        bank.advance(3)
     assert bank.overall_volume == 0.0
 
 

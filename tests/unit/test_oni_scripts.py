@@ -133,8 +133,27 @@ def test_dialog_ends_when_its_first_base_sound_has_played_its_length(h):
     assert h.scripts.dialog_ends == [("line_tail", 60)]
 
 
-def test_dialog_that_could_not_start_counts_for_two_seconds(h):
-    assert not h.scripts.sound_dialog_play("broken")  # its start finds nothing to play
+def test_dialog_whose_start_finds_nothing_ends_at_the_next_update(h):
+    # SSrAmbient_Start returns an id although its start stage found nothing to play; the
+    # line has no duration, so OSiDialog_Start sets no end time and the next update (the
+    # ambient is no longer active) ends it. The 2 s are for a refused start only.
+    assert h.scripts.sound_dialog_play("broken")
+    assert h.scripts.dialog.ambient_id is not None and not h.scripts.dialog_playing()
+    h.step(1)
+    assert h.scripts.dialog_ends == [("broken", 1)]
+
+
+def _fill_slots(h) -> None:
+    h.oni.db.ambients["mus_chase"].detail_name = "shot"
+    h.oni.db.resolve()
+    h.oni.db.ambients["mus_chase"].detail_interval_min_s = 100.0
+    for _ in range(16):  # all 16 slots taken: the next start is refused
+        assert h.oni.ambient_start("mus_chase") is not None
+
+
+def test_dialog_refused_a_start_counts_two_seconds_without_a_duration(h):
+    _fill_slots(h)
+    assert not h.scripts.sound_dialog_play("broken")
     assert h.scripts.dialog_playing()
     h.step(119)
     assert h.scripts.dialog_playing()
@@ -209,8 +228,11 @@ def test_impulse_play_is_at_the_listener(h):
 
 
 def test_play_interrupt_ends_a_line_that_could_not_start(h):
+    _fill_slots(h)
     h.scripts.sound_dialog_play("broken")
     h.step(10)
+    for slot in h.oni.ambients.active():  # room again for line_b
+        h.oni.ambients.halt(slot.id)
     assert h.scripts.sound_dialog_play_interrupt("line_b")
     assert h.scripts.dialog_ends == [("broken", 10)]
     assert h.scripts.dialog.name == "line_b"
