@@ -116,18 +116,27 @@ class AmbientSlots(AmbientMachine):
         """``SSrAmbient_Stop`` 0x4823c0: loops off, to end wait, so the base plays to its
         end and then the out sound; interrupt-on-stop cuts the channels first.
 
-        A slot already in end wait, out or out wait is left alone (False). After a
-        cut the end wait finds nothing playing, so the out sound follows at once.
+        As Bungie's ``SSrAmbient_Stop``: while base 2's channel plays, only its loop goes
+        off and the slot stays where it is; when that sound ends, the body turns base
+        1's loop off and goes to end wait. Otherwise base 1's loop goes off and the slot
+        goes to end wait. A slot already in end wait, out or out wait is left alone
+        (False). After a cut the end wait finds nothing playing, so the out sound
+        follows at once.
         """
         slot = self.by_id(ambient_id)
         if slot is None or slot.ambient is None or slot.state >= State.END_WAIT:
             return False
         self.sound.emit("ambient_stop", sound=slot.ambient.name, id=slot.id,
                         interrupt=slot.ambient.interrupt_on_stop)
-        for track in slot.tracks:
-            if slot.ambient.interrupt_on_stop:
+        first, second = slot.tracks
+        if slot.ambient.interrupt_on_stop:
+            for track in slot.tracks:
                 self.sound.bank.stop(track.handle, reason="interrupt")
-            track.looping = False
+        elif self.sound.bank.is_playing(second.handle):
+            second.looping = False
+            return True
+        else:
+            first.looping = False
         self._go(slot, State.END_WAIT)
         self.run(slot)
         return True

@@ -69,6 +69,8 @@ class AmbientMachine:
         elif state == State.BODY:
             self._body(slot, amb)
         elif state == State.END_WAIT:
+            for track in tracks:  # SSiPAUpdate_BodyStopping: no channel loops any more
+                track.looping = False
             if not any(snd.bank.is_playing(t.handle) for t in tracks):
                 self._go(slot, State.OUT)
         elif state == State.OUT:
@@ -113,28 +115,40 @@ class AmbientMachine:
         """``SSiPAUpdate_BodyPlaying``.
 
         Which channels play is read first. A base track without a channel (lost to
-        the quietest-channel rule, or never had one) is taken again at volume 0; a
-        base channel that is not playing plays its group again unless the ambient
-        plays once. Then, with the flags read before the re-take: nothing was
-        playing, or (play once) base 1's sound has ended -> end wait. Else the
-        detail when its time has passed (``detail_time < now``).
+        the quietest-channel rule, or never had one) is taken again at volume 0, not
+        looping. Base 1's channel that is not playing plays its group again unless
+        the ambient plays once. Base 2's plays again only while its channel loops;
+        otherwise (a stop turned its loop off, or it was taken again) base 1's loop
+        goes off and the ambient goes to end wait. Then, with the flags read before
+        the re-take: nothing was playing, or (play once) base 1's sound has ended ->
+        end wait. Else the detail when its time has passed (``detail_time < now``).
 
         So a lone base track that lost its channel is taken again, silent, and the
-        ambient ends after that sound (retail reads the channel as not playing).
+        ambient ends after that sound (retail reads the channel as not playing); a
+        re-taken base 2 is never played again.
         """
         snd = self.sound
         if slot.details_only:  # ``SSiPAUpdate_DetailOnly``: details until a stop
             self._detail(slot, amb)
             return
         was_playing = [snd.bank.is_playing(t.handle) for t in slot.tracks]
-        for track, playing in zip(slot.tracks, was_playing, strict=True):
-            if track.group is None:
-                continue
-            if track.handle is None:
+        first, second = slot.tracks
+        for track in slot.tracks:
+            if track.group is not None and track.handle is None:
                 self._retake(slot, track)
-            if track.handle is not None and not playing and not amb.play_once:
-                snd.play_track(slot, track, track.group, loop=track.looping)
-        first = slot.tracks[0]
+        if (first.group is not None and first.handle is not None and not was_playing[0]
+                and not amb.play_once):
+            snd.play_track(slot, first, first.group, loop=first.looping)
+        if (second.group is not None and second.handle is not None and not was_playing[1]
+                and not amb.play_once):
+            if second.looping:
+                snd.play_track(slot, second, second.group, loop=True)
+            elif first.handle is not None and first.looping:
+                # Bungie: base 2 ended without its loop (a stop, or a re-taken channel):
+                # base 1's loop goes off and the ambient moves to end wait
+                first.looping = False
+                self._go(slot, State.END_WAIT)
+                return
         if not any(was_playing) or (amb.play_once and first.group is not None
                                     and first.handle is not None and not was_playing[0]):
             self._go(slot, State.END_WAIT)
@@ -164,11 +178,16 @@ class AmbientMachine:
                         id=slot.id, channel=handle.slot, gain=track.part_volume)
 
     def _schedule_detail(self, slot: AmbientSlot, amb: Ambient) -> None:
-        """``SSiPAUpdate_CalcNextDetailTime``: now + ``(UUtUns32)(uniform(min, max) x 60)``."""
+        """``SSiPAUpdate_CalcNextDetailTime``: now + ``(UUtUns32)(uniform(min, max) x 60)``.
+
+        The conversion rounds to the nearest tick (half to even): the retail build
+        converts floats to integers by rounding (the seed's 0x485480 ``round``, and
+        0x4830c0's 7 stereo channels from ``16 x 0.4 + 0.5``), docs/divergences.md.
+        """
         if amb.detail is None:
             return
         wait_s = self.sound.random.uniform(amb.detail_interval_min_s, amb.detail_interval_max_s)
-        ticks = max(int(wait_s * self.sound.ctx.clock.tick_hz), 0)
+        ticks = max(round(wait_s * self.sound.ctx.clock.tick_hz), 0)
         slot.next_detail_tick = self.sound.ctx.clock.tick + ticks
 
     def _release(self, slot: AmbientSlot, amb: Ambient) -> None:

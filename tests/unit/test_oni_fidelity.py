@@ -226,3 +226,93 @@ def test_a_refused_dialog_with_a_duration_counts_that_duration_not_two_seconds()
     assert not h.scripts.sound_dialog_play("line")
     h.step(130)
     assert h.scripts.dialog_ends == [("line", 260)]
+
+
+TWO_TOML = """
+[groups.base1]
+permutations = [{ sound = "b1" }]
+[groups.base2]
+volume = 0.5
+permutations = [{ sound = "b2" }]
+[groups.out]
+permutations = [{ sound = "out" }]
+[groups.wall]
+permutations = [{ sound = "wall" }]
+[groups.shot]
+permutations = [{ sound = "shot", volume = [0.9, 0.9] }]
+[ambients.two]
+priority = 1
+base1 = "base1"
+base2 = "base2"
+out = "out"
+[ambients.wall]
+priority = 1
+base1 = "wall"
+threshold = 16
+[impulses.shot]
+group = "shot"
+priority = 1
+distance = [10.0, 30.0]
+"""
+TWO_SOUNDS = {"b1": 1.0, "b2": 1.5, "out": 0.5, "wall": 10.0, "shot": 2.0}
+
+
+def _state_ticks(h: OniHarness, ambient: str) -> dict[str, int]:
+    return {new: tick for tick, _old, new in h.states(ambient)}
+
+
+def test_a_stop_with_two_base_tracks_turns_off_only_base_2s_loop_first():
+    # SSrAmbient_Stop: base 2 plays, so only its loop goes off and the slot stays in the
+    # body; base 1 loops on (0-60, 60-120). Base 2 ends at 90: the body turns base 1's
+    # loop off and goes to end wait; base 1's segment ends at 120, then the out sound.
+    h = OniHarness(TWO_TOML, TWO_SOUNDS)
+    ambient_id = h.oni.ambient_start("two")
+    h.step(30)
+    assert h.oni.ambient_stop(ambient_id)
+    assert h.oni.ambients.by_id(ambient_id).state.name == "BODY"
+    h.step(100)
+    ticks = _state_ticks(h, "two")
+    assert ticks["END_WAIT"] == 90 and ticks["OUT"] == 120
+    assert [r["sound"] for r in h.events("start") if r["channel"] == 7] == ["b1", "b1", "out"]
+
+
+def test_a_re_taken_base_2_is_never_played_again():
+    # Base 2's channel (the quietest) is taken by an impulse; the next body tick takes a
+    # channel again for it (volume 0, not looping): Bungie never plays base 2 on it but
+    # turns base 1's loop off, so the ambient ends after base 1's sound.
+    h = OniHarness(TWO_TOML, TWO_SOUNDS)
+    ambient_id = h.oni.ambient_start("two")
+    for _ in range(7):
+        assert h.oni.ambient_start("wall") is not None  # every mono channel taken
+    h.step(1)
+    assert h.oni.play_impulse("shot", None)  # base 2 (0.5) is the quietest: taken
+    assert h.events("ambient_lost")
+    h.step(1)  # the re-take takes the impulse's channel (0.9 < 1) back, silent
+    assert h.events("ambient_retake")
+    h.step(80)
+    ticks = _state_ticks(h, "two")
+    assert ticks["END_WAIT"] == 2 and ticks["OUT"] == 60
+    slot_starts = [r["sound"] for r in h.events("start")]
+    assert slot_starts.count("b2") == 1  # played at the start only, never on the re-take
+    assert not h.oni.ambient_playing(ambient_id) or h.oni.ambients.by_id(
+        ambient_id).state.name in ("OUT_WAIT", "RELEASE")
+
+
+def test_detail_times_round_to_the_nearest_tick():
+    # SSiPAUpdate_CalcNextDetailTime: now + (UUtUns32)(0.999 x 60 = 59.94): the retail
+    # build's conversions round (the seed's 7 stereo channels and round(3333 v)), so 60;
+    # a detail plays on the first tick after it (detail_time < now): tick 61, not 60.
+    toml = DRAWS_TOML.replace("detail_interval_s = [1.0, 1.0]",
+                              "detail_interval_s = [0.999, 0.999]")
+    h = OniHarness(toml, {"a": 0.1, "b": 0.1})
+    assert h.oni.ambient_start("detailed") is not None  # details only: the first at once
+    h.step(70)
+    assert [r["tick"] for r in h.events("detail")] == [0, 61]
+
+
+def test_default_layout_is_7_stereo_9_mono():
+    # (UUtUns32)(16 x 0.4f + 0.5f) = (UUtUns32)6.9: 7 with the retail build's rounding
+    # conversion (the seed), 6 with a C truncation (the source read as C)
+    h = OniHarness("", {})
+    kinds = [c.kind.name for c in h.bank.channels]
+    assert kinds == ["STEREO"] * 7 + ["MONO"] * 9
