@@ -12,6 +12,10 @@ PROFILES = ("ac", "oni", "redguard", "modern")
 FEATURES = ("audio", "ac", "redguard", "occlusion", "oni")
 """Every runtime the plugin can install; ``Settings.features`` picks a subset."""
 
+REDGUARD_TICK_S = 21 / 256
+"""Redguard's nominal tick: lifetimes count 1/256 s and each update takes 21 per whole
+nominal tick (seed 002), about 12.2 a second (SYSTEM.INI ``normal_frame_rate = 12``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -32,6 +36,10 @@ class Settings:
         ambient_volume: AC ``SoundManager::ambient_sound_volume`` (the slider).
         effect_volume: AC ``SoundManager::effect_sound_volume``.
         sound_root: folder the sound bank resolves names in (None: synthesised only).
+        redguard_tick_s: the Redguard runtime's nominal tick in seconds (default
+            21/256 s, seed 002): its maintenance, tasks, dialogue and RTX cache run
+            once a plugin frame in which at least one whole nominal tick elapsed, and
+            count lifetimes, the periodic reset and cache ages in those ticks.
     """
 
     seed: int = 0
@@ -46,6 +54,7 @@ class Settings:
     ambient_volume: float = 1.0
     effect_volume: float = 1.0
     sound_root: Path | None = None
+    redguard_tick_s: float = REDGUARD_TICK_S
     extra: dict[str, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -62,6 +71,11 @@ class Settings:
             raise ValueError(f"Settings.tick_hz must be positive, got {self.tick_hz}")
         if self.sample_rate_hz <= 0 or self.block_frames <= 0:
             raise ValueError("Settings.sample_rate_hz and Settings.block_frames must be positive")
+        tick_s = self.redguard_tick_s
+        if isinstance(tick_s, bool) or not isinstance(tick_s, (int, float)) or not (
+                math.isfinite(tick_s) and tick_s > 0.0):
+            raise ValueError(f"Settings.redguard_tick_s must be a positive finite number of "
+                             f"seconds, got {tick_s!r}")
         for name in ("ambient_volume", "effect_volume"):
             value = getattr(self, name)
             if not (math.isfinite(value) and value >= 0.0):

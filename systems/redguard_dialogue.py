@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from soundscape.phase import Phase
-from soundscape.system import SoundSystem
+from soundscape.redguard.system import RedguardSystem
 
 
-class RgDialogueSystem(SoundSystem):
+class RgDialogueSystem(RedguardSystem):
     """Skip latch, then each active record in index order (21 x ticks off its lifetime)."""
 
     phase = Phase.OBJECT_UPDATE
     step = 5
-    source = "redguard"
 
     def _tick(self, ticks: int) -> None:
         rt = self.ctx.redguard

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from soundscape.phase import Phase
 from soundscape.redguard.maintenance import maintenance
-from soundscape.system import SoundSystem
+from soundscape.redguard.system import RedguardSystem
 
 
-class RgMaintenanceSystem(SoundSystem):
+class RgMaintenanceSystem(RedguardSystem):
     """Samples the camera, clears the reset flag, runs the periodic-reset accumulator."""
 
     phase = Phase.OBJECT_UPDATE
     step = 0
-    source = "redguard"
 
     def _tick(self, ticks: int) -> None:
         maintenance(self.ctx.redguard, ticks)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from soundscape.phase import Phase
 from soundscape.redguard.maintenance import player_controller_sample
-from soundscape.system import SoundSystem
+from soundscape.redguard.system import RedguardSystem
 
 
-class RgPlayerSystem(SoundSystem):
+class RgPlayerSystem(RedguardSystem):
     """The player controller samples the maintenance inhibition; the torch loop follows.
 
     While the torch burns: effect 25 restarted when finished, volume and pan
@@ -16,7 +16,6 @@ class RgPlayerSystem(SoundSystem):
 
     phase = Phase.OBJECT_UPDATE
     step = 2
-    source = "redguard"
 
     def _tick(self, ticks: int) -> None:
         rt = self.ctx.redguard

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from soundscape.phase import Phase
-from soundscape.system import SoundSystem
+from soundscape.redguard.system import RedguardSystem
 
 
-class RgRtxCacheSystem(SoundSystem):
+class RgRtxCacheSystem(RedguardSystem):
     """Keeps playing entries, forgets finished samples, ages and releases unused entries."""
 
     phase = Phase.OBJECT_UPDATE
     step = 7
-    source = "redguard"
 
     def _tick(self, ticks: int) -> None:
         self.ctx.redguard.rtx.update(ticks)

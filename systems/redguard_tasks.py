@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from soundscape.phase import Phase
-from soundscape.system import SoundSystem
+from soundscape.redguard.system import RedguardSystem
 
 
-class RgTaskSystem(SoundSystem):
+class RgTaskSystem(RedguardSystem):
     """Invokes every running native task once, in call order (ordinary object updates)."""
 
     phase = Phase.OBJECT_UPDATE
     step = 1
-    source = "redguard"
 
     def _tick(self, ticks: int) -> None:
         self.ctx.redguard.tasks.run(ticks)

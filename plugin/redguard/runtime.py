@@ -34,6 +34,7 @@ from soundscape.redguard.maintenance import restore_saved_state, world_loop_entr
 from soundscape.redguard.rtx import RtxCache, RtxStore
 from soundscape.redguard.script import ScriptCalls
 from soundscape.redguard.surface import SurfaceRemap
+from soundscape.redguard.system import NominalTicks
 from soundscape.redguard.tasks import TaskList
 
 SOURCE = "redguard"
@@ -60,6 +61,7 @@ class RedguardRuntime:
         script: the SOUP sound functions (``ScriptCalls``); engine: animation
         PlaySound, combat hits, ropes and the torch (``EngineSounds``).
         accumulator / inhibit: the periodic-reset tick count and its inhibition.
+        nominal: the whole nominal ticks each plugin frame steps (``NominalTicks``).
         player_lockout / menu_state: what the player controller samples.
         dialog_state: DialogBegin / DialogEnd's word; topic_menu_pending /
         topic_menu_delay: the topic-menu words rtxAnim clears.
@@ -93,6 +95,8 @@ class RedguardRuntime:
         self.topic_menu_delay = 0
         self.engine = EngineSounds(self)
         self.script = ScriptCalls(self)
+        self.nominal = NominalTicks(ctx.clock, ctx.settings.redguard_tick_s)
+        """Whole nominal ticks (``Settings.redguard_tick_s``) the Redguard frame steps."""
 
     # -- listener and curve ---------------------------------------------------
 

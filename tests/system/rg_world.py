@@ -20,11 +20,17 @@ def tone(frames: int, amplitude: int = 8000, period: int = 50) -> np.ndarray:
 
 
 class RgWorld:
-    """A soundscape plugin with audio + redguard, a listener and helpers."""
+    """A soundscape plugin with audio + redguard, a listener and helpers.
 
-    def __init__(self, extra: dict | None = None, seed: int = 7) -> None:
+    ``tick_s`` is the Redguard nominal tick; these tests count in nominal ticks, so by
+    default one ``step`` (a 60 Hz tick) is one nominal tick. The shipped 21/256 s
+    nominal tick has its own tests (``test_rg_nominal_tick.py``).
+    """
+
+    def __init__(self, extra: dict | None = None, seed: int = 7,
+                 tick_s: float = 1 / 60) -> None:
         settings = Settings(seed=seed, backend="none", features=("audio", "redguard"),
-                            extra={"redguard": extra or {}})
+                            extra={"redguard": extra or {}}, redguard_tick_s=tick_s)
         self.plugin = SoundscapePlugin(settings).install()
         self.ctx = self.plugin.context
         self.rt = self.ctx.redguard
