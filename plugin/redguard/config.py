@@ -25,8 +25,10 @@ class RgConfig:
         master_volume: SYSTEM.INI [system] volume (shipped 255) or the Sound slider.
         units_per_m: Redguard world units a metre of the shared frame. The default
             20 makes the shipped R = 2304 world units about 115 m, a demo-sized area.
-        dialog_max_distance: SYSTEM.INI [dialog] dialog_max_distance, world units.
-        dialog_max_dialog_lines: [dialog] dialog_max_dialog_lines (at least 16 used).
+        dialog_max_distance: SYSTEM.INI [dialog] dialog_max_distance, world units
+            (shipped 1600).
+        dialog_max_dialog_lines: [dialog] dialog_max_dialog_lines (shipped 20; at
+            least 16 used).
         dialog_use_speech: [dialog] dialog_use_speech (1 plays RTX audio).
         dialog_print_text: [dialog] dialog_print_text.
         dialog_max_menu_items / dialog_max_text_width / menu_traverse_delay: the
@@ -39,8 +41,8 @@ class RgConfig:
     sound_distance: int = law.SOUND_DISTANCE
     master_volume: int = law.MASTER_SHIPPED
     units_per_m: float = 20.0
-    dialog_max_distance: int = 1024
-    dialog_max_dialog_lines: int = 16
+    dialog_max_distance: int = 1600
+    dialog_max_dialog_lines: int = 20
     dialog_use_speech: int = 1
     dialog_print_text: int = 1
     dialog_max_menu_items: int = 300

@@ -8,8 +8,8 @@ recover the integers with ``round(x * 32768)``. ``EffectBank.pcm_for(name)``
 returns ``(pcm, sample_bits)`` for a registered name.
 
 Banks load from TOML (``[[effect]]`` tables with ``index``, ``file`` (a WAV,
-8- or 16-bit PCM), ``sample_rate_hz``, ``base_volume``, ``loop_flag``) or are
-built in code with ``add``.
+8- or 16-bit PCM), ``sample_rate_hz``, ``base_volume`` (default 64, the shipped
+value), ``loop_flag``) or are built in code with ``add``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ from soundscape.datafile import read_toml
 from soundscape.errors import DataError
 
 SFX_PREFIX = "rg.sfx."
+SHIPPED_BASE_VOLUME = 64
+"""Header byte 0x0C, the base volume FlatSound adds to: 64 in all 118 shipped effects
+(michidk/redguard-preservation ``docs/formats/SFX.md``), so ``FlatSound(e, 0, 0)`` plays at 64."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +98,7 @@ class EffectBank:
         pcm: np.ndarray,
         sample_rate_hz: int,
         *,
-        base_volume: int = 0,
+        base_volume: int = SHIPPED_BASE_VOLUME,
         loop_flag: int = 0,
         source: str = "effect bank",
     ) -> Effect:
@@ -172,7 +175,8 @@ class EffectBank:
                 raise DataError(source, record, key, "must be an integer")
         pcm, rate = read_wav_pcm(root / str(entry["file"]), source, record)
         self.add(entry["index"], pcm, entry.get("sample_rate_hz") or rate,
-                 base_volume=entry.get("base_volume", 0), loop_flag=entry.get("loop_flag", 0),
+                 base_volume=entry.get("base_volume", SHIPPED_BASE_VOLUME),
+                 loop_flag=entry.get("loop_flag", 0),
                  source=source)
 
 

@@ -1,12 +1,14 @@
 """The SOUP386.DEF sound functions a script calls, with their return values.
 
-Argument lists (the seed's signature table was lost; see docs/divergences.md):
+Argument lists, in the order of the public SOUP table (michidk/redguard-preservation
+``docs/engine/sound.md``; the seed's own table was lost, see docs/divergences.md):
 
-* ``Sound(effect, rate_offset, volume_offset)``: positional from the calling
+* ``Sound(effect, volume_offset, rate_offset)``: positional from the calling
   object's emitter point; returns 0 (also when nothing starts).
-* ``FlatSound(effect, rate_offset, volume)``: centred, volume =
-  clamp(wrap32(base_volume + volume), 0, 127); returns 0.
-* ``AmbientSound(effect, rate_offset, volume_offset)``: an ambient task.
+* ``FlatSound(effect, volume, rate_offset)``: centred, volume =
+  clamp(wrap32(base_volume + volume), 0, 127); returns 0. The shipped
+  ``FlatSound(4, 128, -10000)`` plays at 127 (64 + 128, held) and 512 Hz.
+* ``AmbientSound(effect, volume_offset, rate_offset)``: an ambient task.
 * ``AmbientRTX(label, volume_offset, 0)``: an RTX clip's audio as an ambient task.
 * ``EndSound(effect)``, ``EndMySound(effect)``, ``EndMySounds()``,
   ``StopAllSounds()``: return 0, also when they stop nothing.
@@ -48,7 +50,7 @@ class ScriptCalls:
     def _owner(caller: int, owner: int | None) -> int:
         return caller if owner is None else owner
 
-    def Sound(self, caller: int, effect: int, rate_offset: int = 0, volume_offset: int = 0,
+    def Sound(self, caller: int, effect: int, volume_offset: int = 0, rate_offset: int = 0,
               *, owner: int | None = None) -> int:  # noqa: N802 - the SOUP name
         """Sound: a positional one-shot from the caller; starts even at v = 0; returns 0.
 
@@ -68,7 +70,7 @@ class ScriptCalls:
         self.rt.start(effect, rate_offset, volume, pan, self._owner(caller, owner), caller="Sound")
         return 0
 
-    def FlatSound(self, caller: int, effect: int, rate_offset: int = 0, volume: int = 0,
+    def FlatSound(self, caller: int, effect: int, volume: int = 0, rate_offset: int = 0,
                   *, owner: int | None = None) -> int:  # noqa: N802
         """FlatSound: pan 64, volume clamp(wrap32(base_volume + volume), 0, 127); returns 0."""
         effect, rate_offset, volume = int_args("FlatSound", effect=effect,
@@ -80,8 +82,8 @@ class ScriptCalls:
                       caller="FlatSound")
         return 0
 
-    def AmbientSound(self, caller: int, effect: int, rate_offset: int = 0,
-                     volume_offset: int = 0, *, owner: int | None = None) -> AmbientTask:  # noqa: N802
+    def AmbientSound(self, caller: int, effect: int, volume_offset: int = 0,
+                     rate_offset: int = 0, *, owner: int | None = None) -> AmbientTask:  # noqa: N802
         """AmbientSound: a task that follows the listener until it leaves the range.
 
         Returns the task (``.done`` once it has stopped for good; ``TaskStop`` it

@@ -63,7 +63,13 @@ class NativeTask:
 
 @dataclass(slots=True)
 class AmbientTask(NativeTask):
-    """AmbientSound(effect, rate_offset, volume_offset) from the calling object."""
+    """AmbientSound(effect, volume_offset, rate_offset) from the calling object.
+
+    Each run (the public SOUP table, michidk/redguard-preservation
+    ``docs/engine/sound.md``): compute volume and pan; at v = 0 stop this task's
+    sound and end the multitask; otherwise start the sound if it is not playing,
+    then set its volume and pan.
+    """
 
     effect: int = 0
     rate_offset: int = 0
@@ -92,9 +98,9 @@ class AmbientTask(NativeTask):
                                    reason="emitter position not finite", caller="AmbientSound")
                 return
             d, volume, pan = found
-        if d > rt.radius:
-            rt.stop_slot(self.slot, "ambient out of range")
-            self.finish(rt, "out of range")
+        if volume == 0:  # beyond R the curve gives 0 too (SOUP: "If v = 0 ...")
+            rt.stop_slot(self.slot, "ambient silent")
+            self.finish(rt, "out of range" if d > rt.radius else "silent")
             return
         slot = self.slot
         if slot is not None and rt.bank.channels[slot].playing:

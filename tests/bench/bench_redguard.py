@@ -41,7 +41,7 @@ def build():
         angle = i * 2 * math.pi / 32
         src = esper.create_entity(
             Position(40.0 * math.sin(angle), 0.0, 40.0 * math.cos(angle)), RgObject())
-        rt.script.AmbientSound(src, i % 8, 0, -5)
+        rt.script.AmbientSound(src, i % 8, -5, 0)
     for i in range(8):
         rt.rtx_store.add(f"b{i:03d}", f"bench line number {i}")
         speaker = esper.create_entity(Position(float(i), 0.0, 3.0), RgObject())

@@ -38,7 +38,7 @@ class RgWorld:
         self.listener = esper.create_entity(Listener(heading_rad=0.0), Position(0.0, 0.0, 0.0))
 
     def add_effect(self, index: int, seconds: float = 1.0, rate: int = 22050, *,
-                   base_volume: int = 0, loop_flag: int = 0):
+                   base_volume: int = 64, loop_flag: int = 0):
         return self.rt.effects.add(index, tone(int(seconds * rate)), rate,
                                    base_volume=base_volume, loop_flag=loop_flag)
 

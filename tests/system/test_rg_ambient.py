@@ -39,7 +39,7 @@ def test_ambient_follows_the_listener(w):
 
 def test_ambient_restarts_a_non_looping_effect_when_it_ends(w):
     src = w.obj(0, 100)
-    task = w.rt.script.AmbientSound(src, 1, -1000, 5)
+    task = w.rt.script.AmbientSound(src, 1, 5, -1000)
     w.step(1)
     first = task.slot
     assert len(starts(w, "rg.sfx.1")) == 1
@@ -52,7 +52,7 @@ def test_ambient_restarts_a_non_looping_effect_when_it_ends(w):
 
 
 def test_shipped_ambientsound_rate_offset_2000(w):
-    task = w.rt.script.AmbientSound(w.obj(0, 100), 2, 2000, 0)
+    task = w.rt.script.AmbientSound(w.obj(0, 100), 2, 0, 2000)
     w.step(1)
     assert w.bank.channels[task.slot].rate_hz == 22050 + 2000
     assert starts(w, "rg.sfx.2")[0]["rate_hz"] == 24050
@@ -73,11 +73,30 @@ def test_ambient_stops_for_good_when_the_listener_leaves(w):
     assert w.playing() == []  # the script must call it again
 
 
-def test_ambient_at_the_radius_edge_plays_silently(w):
+def test_ambient_at_volume_0_inside_the_radius_stops_and_ends(w):
+    # The public SOUP table: "If v = 0 ... stop this task's sound and end the multitask."
+    # d = 2300 <= R: a = 127, v = 0 -> nothing holds a channel silently
     src = w.obj(0, 2300)
     task = w.rt.script.AmbientSound(src, 2, 0, 0)
     w.step(1)
-    assert w.bank.channels[task.slot].playing and w.bank.channels[task.slot].volume == 0
+    assert task.done and task.slot is None and w.playing() == []
+    assert w.events("task_end", reason="silent")
+
+
+def test_ambient_whose_offset_silences_it_frees_its_channel(w):
+    # issue 12: d = 1700 with offset -40: a = (1700 x 3640) >> 16 = 94, v = 127 - 94 - 40
+    # = -7 -> 0. Playing at d = 1000 (v = 32) first, the listener backs off to 1700: the
+    # task stops its sample and ends, so the channel is free for the next start.
+    src = w.obj(0, 1000)
+    assert law.volume(1000, -40) == 32 and law.volume(1700, -40) == 0
+    task = w.rt.script.AmbientSound(src, 2, -40, 0)
+    w.step(1)
+    slot = task.slot
+    assert w.bank.channels[slot].playing
+    w.move(w.listener, 0, -700)
+    w.step(1)
+    assert task.done and not w.bank.channels[slot].playing
+    assert w.events("task_end", reason="silent")
 
 
 def test_shipped_ambientrtx_offsets_127_and_128_are_full_volume_inside_r(w):
@@ -115,7 +134,7 @@ def test_a_slot_taken_by_another_sound_is_driven_by_the_task(w):
             break
     assert not w.bank.channels[slot].playing
     other = w.obj(0, 2000)
-    w.rt.script.FlatSound(other, 2, 0, 10)  # takes the slot the task remembers
+    w.rt.script.FlatSound(other, 2, 10, 0)  # takes the slot the task remembers
     assert w.bank.channels[slot].sound == "rg.sfx.2"
     w.step(1)
     # the task saw "playing" on its slot and set the FlatSound's volume and pan
@@ -216,7 +235,7 @@ def test_a_code_object_ambient_sounds_at_the_listener(w):
     import esper
 
     code_object = esper.create_entity()  # a script without a world object
-    task = w.rt.script.AmbientSound(code_object, 2, 0, -27)
+    task = w.rt.script.AmbientSound(code_object, 2, -27, 0)
     w.step(1)
     assert w.bank.channels[task.slot].volume == law.miles_volume(100)
     assert w.bank.channels[task.slot].pan == 64 and not task.done
@@ -230,9 +249,9 @@ def test_script_arguments_are_checked_at_the_call(w, bad):
     with pytest.raises(InputError, match="AmbientSound: effect"):
         w.rt.script.AmbientSound(src, bad, 0, 0)
     with pytest.raises(InputError, match="Sound: volume_offset"):
-        w.rt.script.Sound(src, 2, 0, bad)
+        w.rt.script.Sound(src, 2, bad, 0)
     with pytest.raises(InputError, match="FlatSound: rate_offset"):
-        w.rt.script.FlatSound(src, 2, bad, 0)
+        w.rt.script.FlatSound(src, 2, 0, bad)
     with pytest.raises(InputError, match="AmbientRTX: volume_offset"):
         w.rt.script.AmbientRTX(src, "amb1", bad, 0)
     for label in (7, "", None):

@@ -122,8 +122,8 @@ def test_records_minimum_16_and_configurable():
 def test_creation_from_one_full_table_and_absent_records(w):
     table = w.rt.dialogue
     entry = w.rt.rtx.entries[w.rt.rtx.lookup("T001")]
-    indices = [table.create(7, entry) for _ in range(16)]
-    assert indices == list(range(1, 16)) + [-1]
+    indices = [table.create(7, entry) for _ in range(20)]  # 20 records (SYSTEM.INI)
+    assert indices == list(range(1, 20)) + [-1]
     assert not table.is_active(-1) and not table.is_active(None) and not table.is_active(99)
     assert table.records[0].active == 0  # record 0 reserved for the player
     table.clear(3)
@@ -192,15 +192,15 @@ def test_update_stops_at_a_playing_sample_and_skips_sampleless_lines(w):
 
 
 def test_distance_gate_completes_and_clears_the_line(w):
-    far = w.obj(0, 1025)  # dialog_max_distance 1024
+    far = w.obj(0, 1601)  # dialog_max_distance 1600 (SYSTEM.INI)
     task = w.rt.script.RTX(far, "L001")
     w.step(1)
     assert task.done and task.record is None and w.playing() == []
-    near = w.obj(0, 1024)
+    near = w.obj(0, 1600)
     task = w.rt.script.RTX(near, "L001")
     w.step(1)
     assert not task.done and task.record == 1 and w.playing() == [0]
-    w.move(w.player, 0, -1)  # now 1025 away from the player
+    w.move(w.player, 0, -1)  # now 1601 away from the player
     w.step(1)
     assert task.done and w.playing() == [] and not w.rt.dialogue.records[1].active
 
@@ -214,7 +214,7 @@ def test_distance_gate_leaves_the_player_record_alone(w):
     player_line = w.rt.dialogue.records[0]
     for record in (other, player_line):  # two more lines remembering the same slot
         record.active, record.sample, record.text = 1, slot + 1, "same slot"
-    w.move(near, 0, 1100)
+    w.move(near, 0, 1700)
     w.rt.tasks.run(1)  # the task stage alone (the dialogue update comes later)
     assert task.done and not w.bank.channels[slot].playing
     assert not w.rt.dialogue.records[task.record].active and not other.active
@@ -240,7 +240,7 @@ def test_an_entry_emptied_by_the_periodic_reset_ages_out_with_its_label(w):
 def test_full_table_retains_minus_one_and_failed_lookup_record_zero(w):
     table, cache = w.rt.dialogue, w.rt.rtx
     text = cache.entries[cache.lookup("T001")]
-    for _ in range(15):
+    for _ in range(19):
         table.create(1, text)
     speaker = w.obj(0, 10)
     task = w.rt.script.RTX(speaker, "L002")

@@ -36,7 +36,7 @@ def scene():
 def test_scene_matches_hand_computed_miles_integers():
     ctx, rt, source, pcm16, pcm8 = scene()
     assert rt.script.Sound(source, 1, 0, 0) == 0
-    assert rt.script.FlatSound(source, 2, 0, 10) == 0
+    assert rt.script.FlatSound(source, 2, 10, 0) == 0
     for _ in range(5):
         esper.process(1 / 60)
     rt.set_master(128)  # one-shots keep the volume they were started with

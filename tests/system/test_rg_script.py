@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import esper
+import numpy as np
 import pytest
 from rg_world import RgWorld
 
@@ -42,28 +43,51 @@ def test_sound_is_positional_from_the_caller(w):
 
 def test_shipped_flatsound_volume_128_clamps_to_127(w):
     caller = w.obj(5000, 5000)  # far away: FlatSound is not positional
-    assert w.rt.script.FlatSound(caller, 30, 0, 128) == 0
+    assert w.rt.script.FlatSound(caller, 30, 128, 0) == 0
     ev = start_event(w, sound="rg.sfx.30")
     assert ev["volume"] == 127 and ev["pan"] == 64
-    w.rt.script.FlatSound(caller, 31, 0, 128)  # base 100 + 128 -> 127
+    w.rt.script.FlatSound(caller, 31, 128, 0)  # base 100 + 128 -> 127
     assert start_event(w, sound="rg.sfx.31")["volume"] == 127
-    w.rt.script.FlatSound(caller, 31, 0, -20)  # base 100 - 20
+    w.rt.script.FlatSound(caller, 31, -20, 0)  # base 100 - 20
     assert start_event(w, sound="rg.sfx.31")["volume"] == 80
 
 
 def test_flatsound_base_volume_wraps_at_32_bits(w):
     caller = w.obj()
-    w.rt.script.FlatSound(caller, 31, 0, 2**31 - 50)  # 100 + 2^31 - 50 wraps negative
+    w.rt.script.FlatSound(caller, 31, 2**31 - 50, 0)  # 100 + 2^31 - 50 wraps negative
     assert start_event(w, sound="rg.sfx.31")["volume"] == 0
 
 
 def test_shipped_rate_offset_minus_10000_clamps_to_512(w):
     caller = w.obj()
-    w.rt.script.FlatSound(caller, 30, -10000, 100)
+    w.rt.script.FlatSound(caller, 30, 100, -10000)
     assert start_event(w, sound="rg.sfx.30")["rate_hz"] == 512
     assert w.bank.channels[start_event(w, sound="rg.sfx.30")["channel"]].rate_hz == 512
-    w.rt.script.Sound(caller, 3, 2000, 0)  # AmbientSound/Sound +2000
+    w.rt.script.Sound(caller, 3, 0, 2000)  # AmbientSound/Sound +2000
     assert start_event(w, sound="rg.sfx.3")["rate_hz"] == 24050
+
+
+def test_shipped_flatsound_4_128_minus_10000_in_the_soup_table_order(w):
+    # The public SOUP table (michidk/redguard-preservation docs/engine/sound.md):
+    # FlatSound(effect, volume, rate_offset). The shipped FlatSound(4, 128, -10000) on a
+    # 22,050 Hz effect of base volume 64 plays at clamp(64 + 128) = 127 and 22050 - 10000
+    # = 12,050 Hz; read the other way round it was volume 0 (64 - 10000) at 22,178 Hz.
+    caller = w.obj()
+    w.rt.script.FlatSound(caller, 4, 128, -10000)
+    ev = start_event(w, sound="rg.sfx.4")
+    assert ev["volume"] == 127 and ev["rate_hz"] == 12050 and ev["pan"] == 64
+
+
+def test_shipped_defaults_base_volume_64_distance_1600_twenty_lines():
+    # MAIN.SFX header byte 0x0C is 64 in all 118 effects: FlatSound(e, 0, 0) plays at 64;
+    # SYSTEM.INI [dialog] dialog_max_distance 1600, dialog_max_dialog_lines 20
+    world = RgWorld()
+    world.rt.effects.add(5, np.full(2205, 1000, np.int16), 22050)
+    assert world.rt.effects.get(5).base_volume == 64
+    world.rt.script.FlatSound(world.obj(), 5, 0, 0)
+    assert start_event(world, sound="rg.sfx.5")["volume"] == 64
+    assert world.rt.config.dialog_max_distance == 1600
+    assert len(world.rt.dialogue.records) == 20
 
 
 @pytest.mark.parametrize("effect", [-1, 118, 127])
@@ -267,7 +291,7 @@ def test_a_code_object_is_centred_whatever_the_camera_yaw(w):
     w.step(1)
     assert w.rt.yaw == 256
     code_object = esper.create_entity()
-    w.rt.script.Sound(code_object, 9, 0, -27)
+    w.rt.script.Sound(code_object, 9, -27, 0)
     ev = start_event(w, sound="rg.sfx.9")
     assert ev["pan"] == 64 and ev["volume"] == 100
     # an object standing exactly at the camera is not centred: heading 0 - yaw 256

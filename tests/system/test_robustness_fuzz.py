@@ -282,11 +282,11 @@ def act(w: FuzzWorld, action: tuple) -> None:  # noqa: C901 - one branch per gam
             call, effect, rate, vol = args
             caller = w.npc
             if call == "Sound":
-                rt.script.Sound(caller, effect, rate, vol)
+                rt.script.Sound(caller, effect, vol, rate)
             elif call == "FlatSound":
-                rt.script.FlatSound(caller, effect, rate, vol)
+                rt.script.FlatSound(caller, effect, vol, rate)
             elif call == "AmbientSound":
-                rt.script.AmbientSound(caller, effect, rate, vol)
+                rt.script.AmbientSound(caller, effect, vol, rate)
             elif call == "EndSound":
                 rt.script.EndSound(caller, effect)
             elif call == "KillMe":
