@@ -20,6 +20,7 @@ import esper
 import numpy as np
 
 from soundscape.audio.channels import ChannelBank
+from soundscape.components.redguard import RgObject
 from soundscape.components.spatial import Listener, Position
 from soundscape.context import Context
 from soundscape.errors import InputError
@@ -34,6 +35,7 @@ from soundscape.redguard.maintenance import restore_saved_state, world_loop_entr
 from soundscape.redguard.rtx import RtxCache, RtxStore
 from soundscape.redguard.script import ScriptCalls
 from soundscape.redguard.surface import SurfaceRemap
+from soundscape.redguard.surface_value import GroundSupport, SurfaceTypes, apply_support
 from soundscape.redguard.system import NominalTicks
 from soundscape.redguard.tasks import TaskList
 
@@ -49,7 +51,8 @@ class RedguardRuntime:
 
     Attributes:
         bank: the 16-channel ``ChannelBank`` (policy and profile ``redguard``).
-        effects: MAIN.SFX (``EffectBank``); ``surface``: the SURFACE.INI remap.
+        effects: MAIN.SFX (``EffectBank``); ``surface``: the SURFACE.INI remap;
+        ``surface_types``: its ``[surfaces]`` section (``ground_support``).
         start_index: the shared start index (0 at boot until a start resets it).
         master: SYSTEM.INI volume / the Sound slider (``set_master``).
         reset_flag: the shared sample-reset flag (set by the periodic reset and
@@ -72,6 +75,7 @@ class RedguardRuntime:
         self.config = config or RgConfig()
         self.effects = EffectBank(ctx.sounds, 0)
         self.surface = SurfaceRemap()
+        self.surface_types = SurfaceTypes()
         self.start_index = START_INDEX_PLAYER
         self.master = self.config.master_volume
         self.reset_flag = False
@@ -273,6 +277,20 @@ class RedguardRuntime:
             raise InputError(f"redguard set_master: master must be >= 0, not {value}")
         self.master = value
         self.events.emit(SOURCE, "master", gain=self.master)
+
+    def ground_support(self, entity: int, support: GroundSupport, collision_mask: int) -> bool:
+        """The actor's ground-support query found ``support``: its ``RgObject.surface``
+        becomes that ground's surface value when ``collision_mask`` has 0x04
+        (``soundscape.redguard.surface_value``); True when it was written.
+
+        Raises:
+            InputError: ``entity`` is not a Redguard object, or ``support`` is bad.
+        """
+        obj = esper.try_component(entity, RgObject) if esper.entity_exists(entity) else None
+        if obj is None:
+            raise InputError(f"redguard ground_support: entity {entity!r} is not a Redguard object")
+        mask = int_arg("ground_support", "collision_mask", collision_mask)
+        return apply_support(obj, self.surface_types, support, mask)
 
     def stop_all(self, reason: str = "stop all") -> int:
         """Stop every sample channel; the number stopped."""

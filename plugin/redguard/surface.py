@@ -65,9 +65,12 @@ class SurfaceRemap:
         """Read SURFACE.INI sound sections ``[<surface name>]`` with ``sound = effect`` lines.
 
         Sections are applied in table order; missing sections keep the identity.
+        The ``[surfaces]`` section is ``SurfaceTypes.load_ini``'s
+        (``soundscape.redguard.surface_value``).
         """
         source = str(path)
-        parser = configparser.ConfigParser(strict=False, interpolation=None)
+        # allow_no_value: the [surfaces] section's "set, index, type" lines have no "="
+        parser = configparser.ConfigParser(strict=False, interpolation=None, allow_no_value=True)
         try:
             with Path(path).open(encoding="latin-1") as handle:
                 parser.read_file(handle)
@@ -79,6 +82,8 @@ class SurfaceRemap:
             if section is None:
                 continue
             for key, value in parser.items(section):
+                if value is None:
+                    raise DataError(source, name, key, "expected 'sound = effect'")
                 try:
                     sound, effect = int(key, 0), int(value.split(";")[0].strip(), 0)
                 except ValueError:
