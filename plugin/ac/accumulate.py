@@ -27,6 +27,7 @@ from soundscape.laws.ac import (
     F_EPSILON,
     HALF_MIN_DIST_M,
     IN_VIEWER_DIST_SQ,
+    IN_VIEWER_RANK,
     MAX_DIST_SQ,
     MIN_DIST_SQ,
     NEAR_MIN_DIST_M,
@@ -35,6 +36,7 @@ from soundscape.laws.ac import (
 
 _F32 = np.float32
 _NO_CELL = np.iinfo(np.int64).max
+_RANK = np.array([max(r, 0) for r in IN_VIEWER_RANK], dtype=np.int64)
 
 
 @dataclass(slots=True)
@@ -170,7 +172,8 @@ class _Slots:
         np.maximum.at(maxs, key, self.dist + _F32(HALF_MIN_DIST_M))
         np.minimum.at(first, key, np.arange(len(key), dtype=np.int64))
         mins, maxs, first = mins.reshape(shape), maxs.reshape(shape), first.reshape(shape)
-        # An in-viewer cell adds (4, 10) at all eight directions, in N S E W NW SW NE SE order.
+        # An in-viewer cell adds (4, 10) at all eight directions, in N S E W NW NE SW SE order
+        # (``IN_VIEWER_EXPANSION``: slots it opens together are ordered by that, in ``of``).
         in_viewer = first[:, 0] < _NO_CELL
         mins[in_viewer, 1:] = np.minimum(mins[in_viewer, 1:], _F32(NEAR_MIN_DIST_M))
         maxs[in_viewer, 1:] = np.maximum(maxs[in_viewer, 1:], _F32(HALF_MIN_DIST_M))
@@ -184,7 +187,9 @@ class _Slots:
         mins, maxs, first_all = self._tables
         first = first_all[u, 1:]
         seen = np.flatnonzero(first < _NO_CELL)
-        order = seen[np.argsort(first[seen], kind="stable")] + 1
+        # first appearance; slots one in-viewer cell opened together in AddTo's order
+        key = first[seen] * 8 + _RANK[seen + 1]
+        order = seen[np.argsort(key, kind="stable")] + 1
         return [(Direction(int(d)), float(mins[u, d]), float(maxs[u, d])) for d in order]
 
 

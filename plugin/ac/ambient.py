@@ -136,7 +136,7 @@ class Ambient:
                 )
             sound.on_queue = False
             return
-        rng = manager.rng
+        rng = manager.dice  # every RollDice draws Random::rand (UniformUnit)
         if sound.play_now(rng):
             pos = sound.get_sound_pos(manager.player_origin, rng)
             if pos is None:

@@ -74,7 +74,8 @@ class AcRuntime:
                 and all(isinstance(v, int) and not isinstance(v, bool) for v in origin)):
             raise InputError(
                 f"Settings.extra['ac_origin_block'] must be (x, y) integers, got {origin!r}")
-        self.manager = AcSoundManager(ctx, ctx.rng.msvc("ac"), (int(origin[0]), int(origin[1])))
+        self.manager = AcSoundManager(ctx, ctx.rng.msvc("ac"), (int(origin[0]), int(origin[1])),
+                                      dice=ctx.rng.lecuyer("ac.random"))
         self.landscape = Landscape(self.manager.origin_block)
         self.ambient = Ambient(self.manager)
         self.region: Region | None = None

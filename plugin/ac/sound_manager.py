@@ -2,10 +2,11 @@
 
 ``PlayAmbientSound`` (0x550820, positioned) and ``PlayAmbientSoundFromCenter``
 (0x5508b0) multiply by the ambient slider, pick a random sound-table entry for
-the sound type (``SoundManager::GetSound`` 0x550680), roll the entry's own
-``probability_``, then attenuate (``GetAttenuation``: the slider again, 25/d^2
-past 5 m, integer dB, -50 dB floor). Each play is an event-log record and, when
-the ``ac`` channel bank exists, a one-shot on it.
+the sound type (``SoundManager::GetSound`` 0x550680, ``Random::RollDice``), roll
+the entry's own ``probability_`` (MSVC ``rand()``), then attenuate
+(``GetAttenuation``: the slider again, 25/d^2 past 5 m, integer dB, -50 dB floor).
+Each play is an event-log record and, when the ``ac`` channel bank exists, a
+one-shot on it.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from soundscape.laws.ac import (
     f32,
     pan,
     roll_dice,
+    x87_int,
 )
-from soundscape.rng import MsvcRand
+from soundscape.rng import LecuyerRand, MsvcRand
 
 SOURCE = "ac"
 
@@ -43,9 +45,13 @@ class AcSoundManager:
         origin_block: the landblock whose SW corner is the world frame's origin.
     """
 
-    def __init__(self, ctx: Context, rng: MsvcRand, origin_block: tuple[int, int]) -> None:
+    def __init__(self, ctx: Context, rng: MsvcRand, origin_block: tuple[int, int],
+                 dice: LecuyerRand | None = None) -> None:
         self.ctx = ctx
         self.rng = rng
+        """MSVC ``rand()``: the entry's ``probability_`` roll (``PlayProbability`` 0x5500e0)."""
+        self.dice = dice if dice is not None else LecuyerRand(1)
+        """``Random::rand`` (``UniformUnit``): every ``Random::RollDice``."""
         self.origin_block = origin_block
         self.player_cell = 0
         self.player_origin: Vec3 = (0.0, 0.0, 0.0)
@@ -60,17 +66,20 @@ class AcSoundManager:
         return (x, origin[2], north)
 
     def get_sound(self, stype: int, table: SoundTable | None) -> SoundTableEntry | None:
-        """``SoundManager::GetSound`` 0x550680: a uniform random entry of the type, or None.
+        """``SoundManager::GetSound`` 0x550680: a random entry of the type, or None.
 
-        No table or no entries for the type: nothing, and no draw.
+        The public decompile (acclient.c:383432) picks ``(int)((n - 1) x RollDice(0, 1))``
+        and keeps it when below ``n``: ``Random::rand`` stays below 1, so the last entry
+        of a type with several never plays (the seed's l.400 reads ``n``). No table or
+        no entries for the type: nothing, and no draw.
         """
         if table is None:
             return None
         entries = table.entries.get(stype)
         if not entries:
             return None
-        i = int(roll_dice(0.0, 1.0, self.rng) * len(entries))
-        return entries[i] if i < len(entries) else None
+        i = x87_int((len(entries) - 1) * roll_dice(0.0, 1.0, self.dice))
+        return entries[i] if 0 <= i < len(entries) else None
 
     def play_from_center(self, sound: AmbientSound, volume: float) -> None:
         """``PlayAmbientSoundFromCenter`` 0x5508b0: no position, no pan, no distance."""

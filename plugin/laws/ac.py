@@ -105,8 +105,16 @@ _HEADINGS_RAD = (
     f32(3 * math.pi / 4),
 )
 
-IN_VIEWER_EXPANSION = tuple(Direction(d) for d in range(1, 9))
-"""``IntermitSound::AddTo``'s order for an in-viewer source: N S E W NW SW NE SE."""
+IN_VIEWER_EXPANSION = (
+    Direction.NORTH_OF_VIEWER, Direction.SOUTH_OF_VIEWER, Direction.EAST_OF_VIEWER,
+    Direction.WEST_OF_VIEWER, Direction.NORTHWEST_OF_VIEWER, Direction.NORTHEAST_OF_VIEWER,
+    Direction.SOUTHWEST_OF_VIEWER, Direction.SOUTHEAST_OF_VIEWER,
+)
+"""``IntermitSound::AddTo``'s order for an in-viewer source: N S E W NW NE SW SE, as the
+public decompile has it (acclient.c:384259, 0x551450; the seed's l.464 lists NW SW NE SE)."""
+IN_VIEWER_RANK = tuple(
+    IN_VIEWER_EXPANSION.index(Direction(d)) if d else -1 for d in range(9))
+"""Each direction's place in ``IN_VIEWER_EXPANSION`` (index by the direction; -1 for 0)."""
 
 
 def direction_heading(d: int) -> float:
@@ -238,24 +246,27 @@ def get_offset(
 
 
 class UnitSource(Protocol):
-    """Anything with AC's ``rand()/32768`` draw (``soundscape.rng.MsvcRand``)."""
+    """Anything with a unit draw: AC's ``Random::rand`` (``soundscape.rng.LecuyerRand``)
+    for ``RollDice``, MSVC ``rand() x 3.0518509e-05`` (``MsvcRand``) for the
+    ``probability_`` roll."""
 
     def unit(self) -> float: ...
 
 
 def roll_dice(lo: float, hi: float, rng: UnitSource) -> float:
-    """``Random::RollDice`` 0x42c600: uniform between ``lo`` and ``hi`` from one draw.
+    """``Random::RollDice`` 0x42c600: ``UniformUnit() x (hi - lo) + lo`` from one draw.
 
-    Equal bounds return ``lo`` without drawing; inverted bounds are swapped. The
-    sum is kept in double (x87 registers); callers compare it with their float
-    fields.
+    The draw is ``Random::rand`` 0x42c4c0 (``soundscape.rng.LecuyerRand``: values in
+    (0, 0.99999988]), not MSVC ``rand()``. Equal bounds return ``lo`` without
+    drawing; inverted bounds are swapped. The sum is kept in double (x87
+    registers); callers compare it with their float fields.
 
-    >>> from soundscape.rng import MsvcRand
-    >>> r = MsvcRand(1)
-    >>> roll_dice(3.0, 3.0, r), r.state
-    (3.0, 1)
-    >>> round(roll_dice(10.0, 0.0, r), 6)  # swapped: 0 + 10 * (41 / 32767)
-    0.012513
+    >>> from soundscape.rng import LecuyerRand
+    >>> r = LecuyerRand(1)
+    >>> roll_dice(3.0, 3.0, r), r.draws
+    (3.0, 0)
+    >>> round(roll_dice(10.0, 0.0, r), 6)  # swapped: 0 + 10 x the first draw
+    2.853809
     """
     if lo == hi:
         return lo
@@ -346,18 +357,51 @@ def bearing_deg(dx: float, dy: float) -> float:
     return math.degrees(math.atan2(dx, dy)) % 360.0
 
 
+DEG_TO_RAD_F32 = float(np.float32(0.017453292))
+"""``PlaySoundInternal``'s degrees-to-radians constant (0.017453292, a float)."""
+
+
+def ftol64_low32(value: float) -> int:
+    """``(int)(unsigned __int64)value``: the 64-bit ``_ftol`` truncation, low 32 bits.
+
+    A NaN, an infinity or a value outside the int64 range converts to
+    0x8000000000000000, whose low dword is 0.
+
+    >>> ftol64_low32(-14.9), ftol64_low32(math.nan), ftol64_low32(2.0**32 + 3.5)
+    (-14, 0, 3)
+    """
+    if not math.isfinite(value) or not -(2.0**63) <= value < 2.0**63:
+        return 0
+    low = math.trunc(value) & 0xFFFFFFFF
+    return low - (1 << 32) if low & 0x80000000 else low
+
+
 def pan(bearing_deg: float, listener_heading_deg: float, distance_m: float) -> int:
     """Pan of a positioned sound, -15..15, positive to the right (FORMULAS.md "AC").
 
-    ``trunc(15 sin(bearing - heading))``; no pan when ``int(distance) < 5``.
-    DirectSound receives ``pan * 100`` hundredths of a dB. The integer
-    conversions are ``x87_int`` (a non-finite distance converts to the integer
-    indefinite, which is below 5: no pan).
+    ``SoundManager::PlaySoundInternal`` 0x550170 (acclient.c:383151) as the public
+    decompile has it: ``angle = Position::heading(sound -> listener)``, the
+    listener's ``Frame::get_heading``, ``d = fmod(angle - heading, 360)`` less 360
+    above 180, and ``pan = (int)(sin(d x 0.017453292) x -15)``; no pan when
+    ``|(int)distance| < 5``. Both headings are ``fmod(450 - atan2(...), 360)``:
+    compass degrees, clockwise from north (``Frame::set_heading`` builds its
+    direction as ``(sin h, cos h)``), so ``bearing_deg`` (listener to sound) gives
+    ``angle = bearing + 180``, and a source due east of a north-facing listener
+    is ``d = -90``, pan +15: the right ear (DirectSound attenuates the left side).
+
+    ``angle`` and the heading are floats; the conversions are the client's 64-bit
+    ``_ftol`` (``ftol64_low32``: a NaN gives 0). The constant 0.017453292 is just
+    below pi/180, so a sound exactly abeam gets ``sin`` a hair under 1 and pan 14,
+    not 15.
 
     >>> pan(90.0, 0.0, 20.0), pan(270.0, 0.0, 20.0), pan(45.0, 0.0, 20.0), pan(90.0, 0.0, 4.9)
-    (15, -15, 10, 0)
+    (14, -14, 10, 0)
     """
-    if x87_int(distance_m) < int(VOL_MIN_DIST_M):
+    if abs(ftol64_low32(f32(distance_m))) < int(VOL_MIN_DIST_M):
         return 0
-    value = x87_int(PAN_MAX * math.sin(math.radians(bearing_deg - listener_heading_deg)))
-    return max(-PAN_MAX, min(PAN_MAX, value))
+    angle = f32(math.fmod(bearing_deg + 180.0, 360.0))  # Position::heading(pos, player)
+    heading = f32(math.fmod(listener_heading_deg, 360.0) % 360.0)  # Frame::get_heading
+    d = math.fmod(angle - heading, 360.0)
+    if d > 180.0:
+        d -= 360.0
+    return ftol64_low32(math.sin(d * DEG_TO_RAD_F32) * -float(PAN_MAX))

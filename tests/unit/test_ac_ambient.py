@@ -14,7 +14,7 @@ from soundscape.ac.sample import sample_region
 from soundscape.ac.sound_manager import AcSoundManager
 from soundscape.ac.sounds import ConstantSound, IntermitSound
 from soundscape.laws.ac import MIN_VOLUME, Direction, attenuation_db, direction_heading, f32
-from soundscape.rng import MsvcRand
+from soundscape.rng import LecuyerRand, MsvcRand
 
 D = Direction
 
@@ -25,7 +25,7 @@ def _setup(seed: int = 1, slider: float = 1.0) -> tuple[Context, Region, Ambient
     region = region_from_dict(sample_region(2))
     for desc in region.stb_descs:
         region.init_sound_table(desc)
-    manager = AcSoundManager(ctx, MsvcRand(seed), (0, 0))
+    manager = AcSoundManager(ctx, MsvcRand(seed), (0, 0), dice=LecuyerRand(seed))
     manager.player_cell, manager.player_origin = 0x0A0A0001, (50.0, 60.0, 7.0)
     ambient = Ambient(manager)
     ambient.init_sounds(0x0A0A0001, (50.0, 60.0, 7.0))
@@ -97,7 +97,9 @@ def test_in_viewer_source_adds_4_to_10_m_at_all_eight_bearings() -> None:
     _, region, ambient = _setup()
     sound = _intermit(ambient, region)
     sound.add_to(1.0, (3.0, 4.0, 0.0), D.IN_VIEWER_BLOCK)
-    assert sound.slots() == [(d, 4.0, 10.0) for d in (1, 2, 3, 4, 5, 6, 7, 8)]
+    # N S E W NW NE SW SE: the public decompile's order (acclient.c:384259; seed l.464
+    # lists NW SW NE SE)
+    assert sound.slots() == [(d, 4.0, 10.0) for d in (1, 2, 3, 4, 5, 7, 6, 8)]
     assert sound.sound_count == 1.0
 
 
@@ -274,13 +276,14 @@ def test_intermittent_play_draws_in_retail_order() -> None:
     ambient.total_sound_count = 1.0
     sound = _intermit(ambient, region)
     sound.update_sound(1.0)
-    twin = MsvcRand(11)
+    twin, rand = LecuyerRand(11), MsvcRand(11)
     ambient.play(sound, 2.0)
     chance = twin.unit()  # PlayNow: RollDice(0, 1) <= play_chance (0.6)
     slot, jitter, t = twin.unit(), twin.unit(), twin.unit()  # GetSoundPos
-    pick, roll = twin.unit(), twin.unit()  # GetSound entry, probability_
+    pick, roll = twin.unit(), rand.unit()  # GetSound entry, then rand() vs probability_
     interval = 3.0 + 4.0 * twin.unit()  # RollDice(min_rate 3, max_rate 7)
-    assert ambient.manager.rng.state == twin.state
+    assert ambient.manager.dice.draws == twin.draws == 6
+    assert ambient.manager.rng.state == rand.state
     assert next(t for t, s in ambient.heap() if s is sound) == 2.0 + interval
     assert chance <= sound.play_chance  # this seed passes both rolls
     assert roll < 1.0 and 0.0 <= pick < 1.0 and slot >= 0.0 and jitter >= 0.0 and t >= 0.0

@@ -232,7 +232,7 @@ def test_x87_int_truncates_and_gives_the_indefinite() -> None:
 def test_pan_with_non_finite_inputs_does_not_raise() -> None:
     assert pan(90.0, 0.0, math.nan) == 0  # int(NaN) is the indefinite, below 5
     assert pan(90.0, 0.0, math.inf) == 0
-    assert pan(math.nan, 0.0, 20.0) == -15  # the indefinite, clamped
+    assert pan(math.nan, 0.0, 20.0) == 0  # the 64-bit _ftol indefinite: low dword 0
 
 
 def test_db_to_gain() -> None:
@@ -247,16 +247,18 @@ def test_db_to_gain() -> None:
 @pytest.mark.parametrize(
     ("bearing", "heading", "distance", "expected"),
     [
-        (90.0, 0.0, 20.0, 15),
-        (270.0, 0.0, 20.0, -15),
+        # PlaySoundInternal's 0.017453292 is just under pi/180: abeam is 14, not 15
+        (90.0, 0.0, 20.0, 14),
+        (270.0, 0.0, 20.0, -14),
         (0.0, 0.0, 20.0, 0),
         (180.0, 0.0, 20.0, 0),
         (30.0, 0.0, 20.0, 7),  # trunc(7.5)
         (330.0, 0.0, 20.0, -7),  # trunc toward zero
         (90.0, 90.0, 20.0, 0),
-        (0.0, 90.0, 20.0, -15),
+        (0.0, 90.0, 20.0, -14),
+        (91.0, 0.0, 20.0, 14),  # 14.997...
         (90.0, 0.0, 4.99, 0),  # int(distance) < 5: no pan
-        (90.0, 0.0, 5.0, 15),
+        (90.0, 0.0, 5.0, 14),
     ],
 )
 def test_pan(bearing: float, heading: float, distance: float, expected: int) -> None:

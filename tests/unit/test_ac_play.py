@@ -1,9 +1,10 @@
 """AC ``Ambient::Play`` and ``SoundManager::PlayAmbientSound[FromCenter]``: every draw,
 every gate and the re-insert (seed 000 sections 5, 7, 8 and 11).
 
-Each test replays the expected ``rand()`` draws on a twin generator and checks the
-runtime's generator ends in the same state, so a missing, extra or reordered
-draw fails.
+Each test replays the expected draws on twin generators and checks the runtime's
+generators end in the same state, so a missing, extra or reordered draw fails:
+``Random::RollDice`` draws ``Random::rand`` (``LecuyerRand``, the manager's
+``dice``) and the ``probability_`` roll MSVC ``rand()`` (``MsvcRand``, ``rng``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from soundscape.ac.sound_manager import AcSoundManager
 from soundscape.ac.sound_types import SOUND_TYPES
 from soundscape.ac.sounds import ConstantSound, IntermitSound
 from soundscape.laws.ac import Direction, attenuation_db
-from soundscape.rng import MsvcRand
+from soundscape.rng import LecuyerRand, MsvcRand
 
 SEED = 23
 AMBIENT1 = SOUND_TYPES["Ambient1"]
@@ -31,7 +32,7 @@ def _setup() -> tuple[Context, Region, Ambient]:
     ctx = Context.create(Settings(seed=SEED, backend="none", features=("ac",)))
     region = region_from_dict(sample_region(1))
     region.init_sound_table(region.stb_descs[0])
-    manager = AcSoundManager(ctx, MsvcRand(SEED), (0, 0))
+    manager = AcSoundManager(ctx, MsvcRand(SEED), (0, 0), dice=LecuyerRand(SEED))
     manager.player_cell, manager.player_origin = 0x0A0A0001, (50.0, 60.0, 7.0)
     ambient = Ambient(manager)
     ambient.init_sounds(0x0A0A0001, (50.0, 60.0, 7.0))
@@ -62,8 +63,9 @@ def test_constant_play_draws_the_entry_pick_and_the_probability_roll_only() -> N
     sound = _constant(ambient, region)
     twin = MsvcRand(SEED)
     ambient.play(sound, 10.0)
-    twin.unit(), twin.unit()  # GetSound's RollDice(0, 1) pick, then rand() vs probability_
-    assert ambient.manager.rng.state == twin.state  # no PlayNow roll, no interval roll
+    twin.unit()  # rand() vs probability_, after GetSound's one RollDice(0, 1) pick
+    assert ambient.manager.rng.state == twin.state
+    assert ambient.manager.dice.draws == 1  # no PlayNow roll, no interval roll
     assert ambient.heap() == [(13.0, sound)]  # min_rate 3, max_rate unused
     (play,) = _events(ctx, "play")
     assert play["pos"] is None and play["pan"] == 0  # from the centre
@@ -72,7 +74,7 @@ def test_constant_play_draws_the_entry_pick_and_the_probability_roll_only() -> N
 
 def test_play_now_is_inclusive_at_the_play_chance() -> None:
     ctx, region, ambient = _setup()
-    first = MsvcRand(SEED).unit()  # PlayNow's RollDice(0, 1) is 0 + 1 * this draw
+    first = LecuyerRand(SEED).unit()  # PlayNow's RollDice(0, 1) is 0 + 1 * this draw
     sound = _intermit(ambient, region, first)
     ambient.play(sound, 0.0)
     assert len(_events(ctx, "play")) == 1 and not _events(ctx, "skip")
@@ -80,12 +82,13 @@ def test_play_now_is_inclusive_at_the_play_chance() -> None:
 
 def test_failed_play_now_still_reinserts_with_only_the_interval_drawn() -> None:
     ctx, region, ambient = _setup()
-    twin = MsvcRand(SEED)
+    twin = LecuyerRand(SEED)
     first = twin.unit()
     sound = _intermit(ambient, region, math.nextafter(first, 0.0))
     ambient.play(sound, 5.0)
     interval = 3.0 + (7.0 - 3.0) * twin.unit()  # GetPlayInterval: RollDice(min, max)
-    assert ambient.manager.rng.state == twin.state  # no position, no table pick
+    assert ambient.manager.dice.draws == twin.draws == 2  # no position, no table pick
+    assert ambient.manager.rng.state == SEED  # and no probability roll
     assert [r["reason"] for r in _events(ctx, "skip")] == ["chance"]
     assert not _events(ctx, "play")
     assert ambient.heap() == [(5.0 + interval, sound)] and sound.on_queue
@@ -93,9 +96,7 @@ def test_failed_play_now_still_reinserts_with_only_the_interval_drawn() -> None:
 
 def test_probability_roll_is_strictly_below() -> None:
     ctx, region, ambient = _setup()
-    twin = MsvcRand(SEED)
-    twin.unit()
-    roll = twin.unit()
+    roll = MsvcRand(SEED).unit()  # the first rand(): GetSound's pick draws Random::rand
     entry = region.stb_descs[0].sound_table.entries[AMBIENT1][0]  # type: ignore[union-attr]
     entry.probability = roll  # rand()/32768 < probability_: equal fails
     sound = _constant(ambient, region)
@@ -108,20 +109,24 @@ def test_probability_roll_is_strictly_below() -> None:
     assert len(_events(ctx, "play")) == 1
 
 
-def test_entry_pick_is_int_of_roll_times_count() -> None:
+def test_entry_pick_is_int_of_roll_times_count_less_one() -> None:
+    # The public decompile (acclient.c:383432): (int)((n - 1) * RollDice(0, 1)), kept when
+    # below n. Random::rand stays below 1, so the last of three entries never plays.
     ctx, region, ambient = _setup()
     table = region.stb_descs[0].sound_table
     assert table is not None
     table.entries[AMBIENT1] = [SoundTableEntry(f"e{i}", 1, 1.0, 1.0) for i in range(3)]
     sound = _constant(ambient, region)
-    twin = MsvcRand(SEED)
+    twin = LecuyerRand(SEED)
     expected = []
-    for _ in range(12):
-        expected.append(f"e{int(twin.unit() * 3)}")
-        twin.unit()  # the probability roll
+    for _ in range(40):
+        expected.append(f"e{int(twin.unit() * 2)}")
         ambient.play(sound, 0.0)
     assert [r["sound"] for r in _events(ctx, "play")] == expected
-    assert len(set(expected)) == 3
+    assert set(expected) == {"e0", "e1"}  # e2 is dead data
+    table.entries[AMBIENT1] = table.entries[AMBIENT1][:1]
+    ambient.play(sound, 0.0)  # one entry: (1 - 1) x r = 0 always
+    assert _events(ctx, "play")[-1]["sound"] == "e0"
 
 
 def test_no_table_entry_plays_nothing_and_draws_nothing() -> None:
@@ -131,7 +136,7 @@ def test_no_table_entry_plays_nothing_and_draws_nothing() -> None:
     del table.entries[AMBIENT1]
     sound = _constant(ambient, region)
     ambient.play(sound, 1.0)
-    assert ambient.manager.rng.state == SEED
+    assert ambient.manager.rng.state == SEED and ambient.manager.dice.draws == 0
     assert [r["reason"] for r in _events(ctx, "skip")] == ["no_entry"]
     assert ambient.heap() == [(4.0, sound)]
 
@@ -155,7 +160,7 @@ def test_cannot_hear_unarms_without_a_draw(kind: str) -> None:
         sound = _intermit(ambient, region, 0.0)
     sound.on_queue = True  # as if its deadline was just popped
     ambient.play(sound, 1.0)
-    assert ambient.manager.rng.state == SEED
+    assert ambient.manager.rng.state == SEED and ambient.manager.dice.draws == 0
     assert not sound.on_queue and len(ambient) == 0
     assert [r["reason"] for r in _events(ctx, "unarm")] == ["inaudible"]
     assert not _events(ctx, "play") and not _events(ctx, "skip")
