@@ -96,7 +96,8 @@ def test_overlay_mute_slider_and_torch_keys(demo):
     assert ctx.ac.ambient_volume == 1.0  # held to 0..1
     window.on_key_press(key.T, 0)
     assert window.message == "torch lit"
-    window.tick(1 / 60)
+    for _ in range(5):  # the next Redguard frame: a whole 21/256 s nominal tick
+        window.tick(1 / 60)
     starts = ctx.events.where(source="redguard", event="rg_start", caller="torch")
     assert starts and starts[0]["effect"] == 25
     window.on_key_press(key.T, 0)
