@@ -5,11 +5,15 @@ system), ``event`` (what happened), ``sound``, ``pos``, ``gain``, ``db``, ``pan`
 and ``channel``; a field that does not apply is ``None`` (JSON ``null``). Extra
 keyword fields carry the details a record needs (why a sound was dropped, an
 occlusion's wall count...).
+
+Warnings and errors also go to ``logging.getLogger("soundscape")``, once per
+cause (``log_level`` says which events are warnings: docs/events.md).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -20,6 +24,75 @@ from soundscape.clock import Clock
 REQUIRED_FIELDS = ("t", "tick", "source", "event", "sound", "pos", "gain", "db", "pan", "channel")
 
 EventRecord = dict[str, Any]
+
+LOGGER_NAME = "soundscape"
+logger = logging.getLogger(LOGGER_NAME)
+
+LOG_LEVELS: dict[str, int] = {
+    "error": logging.ERROR,
+    "callback_error": logging.ERROR,
+    "warning": logging.WARNING,
+    "device_lost": logging.WARNING,
+    "underrun": logging.WARNING,
+    "missing": logging.WARNING,
+    "bad_sound": logging.WARNING,
+    "bad_value": logging.WARNING,
+    "bad_listener": logging.WARNING,
+    "bad_place": logging.WARNING,
+    "wall_rejected": logging.WARNING,
+    "stb_not_found": logging.WARNING,
+    "rtx_missing": logging.WARNING,
+    "missing_impulse": logging.WARNING,
+    "missing_ambient": logging.WARNING,
+    "impulse_bad_place": logging.WARNING,
+    "impulse_no_group": logging.WARNING,
+}
+"""Event names that are warnings or errors, and their ``logging`` level.
+
+A runtime adding a new kind of failure either adds its name here, names it by
+the rules of ``log_level`` (``*_error``, ``bad_*``, ``missing_*``, ``*_lost``),
+or passes ``log_level=`` to ``EventLog.emit``."""
+
+CAUSE_FIELDS = ("reason", "error", "field", "file")
+"""Record fields that tell two causes of the same event apart (besides the sound)."""
+
+MAX_LOGGED_CAUSES = 1024
+"""Distinct causes logged by one event log; past it one line says the rest are not."""
+
+
+def log_level(event: str) -> int | None:
+    """The ``logging`` level of an event name, or None when it is not a warning.
+
+    >>> log_level("error") == logging.ERROR, log_level("device_lost") == logging.WARNING
+    (True, True)
+    >>> log_level("mixer_error") == logging.ERROR, log_level("bad_rate") == logging.WARNING
+    (True, True)
+    >>> log_level("play") is None
+    True
+    """
+    level = LOG_LEVELS.get(event)
+    if level is not None:
+        return level
+    if event.endswith("_error"):
+        return logging.ERROR
+    if event.startswith(("bad_", "missing_")) or event.endswith("_lost"):
+        return logging.WARNING
+    return None
+
+
+def describe(record: EventRecord) -> str:
+    """One line for ``logging``: ``source/event``, the sound, then the other set fields.
+
+    >>> describe({"t": 0.5, "tick": 30, "source": "sounds", "event": "missing",
+    ...           "sound": "door", "pos": None, "reason": "no file"})
+    "sounds/missing sound='door' reason='no file' (t=0.5 s, tick 30)"
+    """
+    skip = {"t", "tick", "source", "event", "sound"}
+    parts = [f"{record.get('source')}/{record.get('event')}"]
+    if record.get("sound") is not None:
+        parts.append(f"sound={record['sound']!r}")
+    parts += [f"{k}={v!r}" for k, v in record.items() if k not in skip and v is not None]
+    return " ".join(parts) + f" (t={record.get('t')} s, tick {record.get('tick')})"
 
 
 _PLAIN = (int, str, bool, type(None))
@@ -44,6 +117,9 @@ class EventLog:
 
     ``keep`` bounds memory for long runs: at least the latest ``keep`` records stay
     (older ones are dropped in batches); the JSON-lines file always gets all.
+    ``subscribe`` calls a function with every new record. Records whose event is a
+    warning or an error (``log_level``) are also logged to
+    ``logging.getLogger("soundscape")``, the first time each cause is seen.
 
     >>> log = EventLog(Clock())
     >>> rec = log.emit("ac", "play", sound="wind", gain=0.5)
@@ -59,6 +135,10 @@ class EventLog:
         self.keep = keep
         self._listeners: list[Callable[[EventRecord], None]] = []
         self._file: IO[str] | None = None
+        self._logged: set[tuple[Any, ...]] = set()
+        self._levels: dict[str, int | None] = {}
+        """Each event name's level, worked out once (``LOG_LEVELS`` as it was then)."""
+        self._failed_listeners: set[int] = set()
         if path is not None:
             self.open(path)
 
@@ -73,9 +153,20 @@ class EventLog:
             self._file.close()
             self._file = None
 
-    def subscribe(self, listener: Callable[[EventRecord], None]) -> None:
-        """Call ``listener(record)`` for every record emitted from now on."""
+    def subscribe(self, listener: Callable[[EventRecord], None]) -> Callable[[], None]:
+        """Call ``listener(record)`` for every record emitted from now on.
+
+        The record is the log's own dict: read it, do not change it. A listener
+        that raises is logged (once) and skipped for that record; the game's
+        frame goes on. Returns a function that unsubscribes the listener.
+        """
         self._listeners.append(listener)
+        return lambda: self.unsubscribe(listener)
+
+    def unsubscribe(self, listener: Callable[[EventRecord], None]) -> None:
+        """Stop calling ``listener``; nothing happens if it is not subscribed."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
 
     def emit(
         self,
@@ -88,9 +179,14 @@ class EventLog:
         db: float | None = None,
         pan: float | None = None,
         channel: int | None = None,
+        log_level: int | None = None,
         **extra: Any,
     ) -> EventRecord:
-        """Append one record stamped with the clock's time and tick, and return it."""
+        """Append one record stamped with the clock's time and tick, and return it.
+
+        ``log_level`` (not stored) logs this record at that level when its cause is
+        new, whatever its event name; by default the name decides (``log_level``).
+        """
         clock = self.clock
         record: EventRecord = {
             "t": round(clock.tick / clock.tick_hz, 6),
@@ -112,9 +208,43 @@ class EventLog:
             del self.records[: len(self.records) - self.keep]
         if self._file is not None:
             self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
-        for listener in self._listeners:
-            listener(record)
+        if log_level is not None:
+            level: int | None = log_level
+        else:
+            levels = self._levels
+            level = levels[event] if event in levels else levels.setdefault(
+                event, _level_of(event))
+        if level is not None:
+            self._log(level, record)
+        if self._listeners:
+            self._notify(record)
         return record
+
+    def _log(self, level: int, record: EventRecord) -> None:
+        """Log ``record`` the first time its cause is seen (source, event, sound, reason)."""
+        cause = (record["source"], record["event"], _cause_part(record["sound"]),
+                 *(_cause_part(record.get(name)) for name in CAUSE_FIELDS))
+        logged = self._logged
+        if cause in logged or not logger.isEnabledFor(level):
+            return
+        if len(logged) >= MAX_LOGGED_CAUSES:
+            if len(logged) == MAX_LOGGED_CAUSES:
+                logged.add(("__full__",))
+                logger.warning("soundscape: %d distinct warnings logged; further ones are "
+                               "only in the event log", MAX_LOGGED_CAUSES)
+            return
+        logged.add(cause)
+        logger.log(level, "%s", describe(record), extra={"soundscape_event": record})
+
+    def _notify(self, record: EventRecord) -> None:
+        for listener in tuple(self._listeners):
+            try:
+                listener(record)
+            except Exception:  # a game's listener must not break the runtime's frame
+                if id(listener) not in self._failed_listeners:
+                    self._failed_listeners.add(id(listener))
+                    logger.exception("soundscape: event listener %r raised (logged once; "
+                                     "it stays subscribed)", listener)
 
     def where(self, **match: Any) -> list[EventRecord]:
         """The records whose fields equal every ``match`` value."""
@@ -129,3 +259,15 @@ class EventLog:
     def dumps(self) -> str:
         """The whole in-memory log as JSON lines."""
         return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in self.records)
+
+
+_level_of = log_level  # emit's keyword of the same name hides the function there
+
+
+def _cause_part(value: Any) -> Any:
+    """A hashable stand-in for one field of a cause (lists become tuples)."""
+    if isinstance(value, list):
+        return tuple(_cause_part(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _cause_part(v)) for k, v in value.items()))
+    return value

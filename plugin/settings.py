@@ -16,6 +16,12 @@ REDGUARD_TICK_S = 21 / 256
 """Redguard's nominal tick: lifetimes count 1/256 s and each update takes 21 per whole
 nominal tick (seed 002), about 12.2 a second (SYSTEM.INI ``normal_frame_rate = 12``)."""
 
+BACKENDS = ("auto", "pyglet", "offline", "none")
+"""Where the mix goes (``Settings.backend``)."""
+
+WHEN_INACTIVE = ("pause", "play")
+"""What a plugin's audio does while another esper world is current."""
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -28,8 +34,18 @@ class Settings:
         tick_hz: the fixed clock rate (Oni and Redguard count 60 Hz ticks).
         profile: the default law for emitters that name none.
         features: which runtimes to install.
-        backend: ``"offline"`` (render on demand), ``"pyglet"`` (a real player on
-            pyglet's audio driver) or ``"none"`` (no audio at all: events only).
+        backend: ``"auto"`` (the default: a real player on pyglet's audio driver
+            when one opens, else pyglet's silent driver with one warning; the game
+            runs on either way), ``"pyglet"`` (the same, but a pyglet that cannot
+            load its media module is an error, not a fallback), ``"offline"``
+            (render each tick into memory, for captures and tests; keeps every
+            rendered sample) or ``"none"`` (no audio at all: events only).
+        when_world_inactive: what the audio does while another esper world is
+            current (``esper.switch_world`` to a menu or another level): ``"pause"``
+            (the default: the output is silent and every voice holds its place; it
+            resumes where it stopped when the plugin's world is current again) or
+            ``"play"`` (the last mix goes on playing: for a game that processes
+            several worlds every frame, or keeps a world's music over a menu).
         sample_rate_hz: the mixer's output rate.
         block_frames: the mixer's block size.
         event_log_path: stream the event log to this JSON-lines file.
@@ -47,7 +63,7 @@ class Settings:
     tick_hz: int = 60
     profile: str = "modern"
     features: tuple[str, ...] = FEATURES
-    backend: str = "offline"
+    backend: str = "auto"
     sample_rate_hz: int = 48_000
     block_frames: int = 1024
     event_log_path: Path | None = None
@@ -55,6 +71,7 @@ class Settings:
     effect_volume: float = 1.0
     sound_root: Path | None = None
     redguard_tick_s: float = REDGUARD_TICK_S
+    when_world_inactive: str = "pause"
     extra: dict[str, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -65,8 +82,11 @@ class Settings:
         unknown = [f for f in self.features if f not in FEATURES]
         if unknown:
             raise ValueError(f"Settings.features: unknown feature(s) {unknown}; known: {FEATURES}")
-        if self.backend not in ("offline", "pyglet", "none"):
-            raise ValueError(f"Settings.backend: {self.backend!r} is not offline, pyglet or none")
+        if self.backend not in BACKENDS:
+            raise ValueError(f"Settings.backend: {self.backend!r} is not one of {BACKENDS}")
+        if self.when_world_inactive not in WHEN_INACTIVE:
+            raise ValueError(f"Settings.when_world_inactive: {self.when_world_inactive!r} "
+                             f"is not one of {WHEN_INACTIVE}")
         if self.tick_hz <= 0:
             raise ValueError(f"Settings.tick_hz must be positive, got {self.tick_hz}")
         if self.sample_rate_hz <= 0 or self.block_frames <= 0:

@@ -16,18 +16,25 @@ there and ``pyglet.media`` has not been imported yet (this module imports
 With no device (the silent driver, no driver at all, or a driver that refuses
 the stream) the plugin logs exactly one ``mixer``/``warning`` event and keeps
 running; a render failure on the audio thread plays silence and is logged once
-from the game thread.
+from the game thread. ``pyglet.media`` is imported through
+``soundscape.audio.pyglet_media.import_media``, so no display is needed.
+
+While another esper world is current (``Settings.when_world_inactive = "pause"``)
+the source plays silence without rendering: every voice holds its place and
+resumes there when the plugin's world is current again.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from soundscape.audio.mixer import Mixer
+from soundscape.audio.pyglet_media import import_media
 
 DRIVER_PREFERENCE = ("openal", "pulse", "xaudio2", "directsound", "silent")
 BUFFER_S = 0.08
@@ -108,6 +115,9 @@ def _source_class() -> type:
             self._timestamp_s = 0.0
             self._clip = np.zeros((mixer.block_frames, 2), dtype=np.float32)
             self.error: Exception | None = None
+            self.active: Callable[[], bool] | None = None
+            """False while the plugin's world is not current: silence, nothing renders."""
+            self.paused_blocks = 0
 
         def is_precise(self) -> bool:
             return True
@@ -121,7 +131,11 @@ def _source_class() -> type:
                 self._clip = np.zeros((frames, 2), dtype=np.float32)
             clip = self._clip[:frames]
             try:
-                np.clip(self.mixer.render(frames), -1.0, 1.0, out=clip)
+                if self.active is not None and not self.active():
+                    self.paused_blocks += 1  # voices hold their place: nothing renders
+                    clip[:] = 0.0
+                else:
+                    np.clip(self.mixer.render(frames), -1.0, 1.0, out=clip)
             except Exception as error:  # never into pyglet's worker thread
                 if self.error is None:
                     self.error = error
@@ -152,17 +166,24 @@ class PygletBackend:
     """
 
     def __init__(self, mixer: Mixer, events: Any = None, *, buffer_s: float = BUFFER_S,
-                 preference: tuple[str, ...] = DRIVER_PREFERENCE) -> None:
+                 preference: tuple[str, ...] = DRIVER_PREFERENCE,
+                 active: Callable[[], bool] | None = None, fallback: bool = False) -> None:
         self.mixer = mixer
         self.events = events
         self.player: Any = None
         self.source: Any = None
         self._error_logged = False
+        self.driver_name = "none"
         mixer.backend = self
         configure_pyglet_audio(preference)
-        import pyglet.media
-
-        driver = pyglet.media.get_audio_driver()
+        try:
+            media = import_media()
+        except Exception as error:  # no pyglet media here at all (Settings.backend "auto")
+            if not fallback:
+                raise
+            self._warn(f"pyglet.media cannot be loaded: {error!r}; no sound")
+            return
+        driver = media.get_audio_driver()
         module = type(driver).__module__ if driver is not None else "none"
         self.driver_name = module.split(".")[-2] if "." in module else module
         if driver is None:
@@ -170,8 +191,9 @@ class PygletBackend:
         elif self.driver_name == "silent":
             self._warn("no audio device: pyglet uses its silent driver")
         self.source = _source_class()(mixer, output_format(driver))
+        self.source.active = active
         if driver is not None:  # the silent driver has warned already: once is enough
-            self._start(pyglet.media.Player, buffer_s, warn=self.driver_name != "silent")
+            self._start(media.Player, buffer_s, warn=self.driver_name != "silent")
 
     def _start(self, player_class: Any, buffer_s: float, warn: bool = True) -> None:
         """Queue the source on a new player and play it with a short driver buffer."""

@@ -3,12 +3,17 @@
 ``install`` creates ``ctx.sounds`` (a ``SoundBank`` rooted at
 ``Settings.sound_root``), the virtual banks ``"ac"`` (profile ``ac``, 16 real
 voices) and ``"modern"`` (profile ``modern``, the generic ``Emitter``'s), the
-``Mixer`` on ``ctx.mixer`` with its backend (``Settings.backend``: ``offline``
-renders each stepped tick, ``pyglet`` plays through a real driver, ``none``
-keeps no audio), and returns the emitter, CHANNELS and PUBLISH systems.
+``Mixer`` on ``ctx.mixer`` with its backend (``Settings.backend``: ``auto`` and
+``pyglet`` play through pyglet's driver, pausing while another esper world is
+current; ``offline`` renders each stepped tick; ``none`` keeps no audio), and
+returns the emitter, CHANNELS and PUBLISH systems.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+
+import esper
 
 from soundscape.audio.backend_offline import OfflineBackend
 from soundscape.audio.channels import ensure_bank
@@ -26,6 +31,20 @@ AC_REAL_VOICES = 16
 MODERN_REAL_VOICES = 32
 
 
+def world_is_current(ctx: Context) -> Callable[[], bool] | None:
+    """The audio thread's test for ``Settings.when_world_inactive = "pause"``.
+
+    esper has no world-switch callback, and a world that is not current runs none
+    of its processors; its audio must not freeze on the last mix. The audio thread
+    reads ``esper.current_world`` (a module global; one read under the GIL) before
+    each block. None (never pause) for ``"play"``.
+    """
+    if ctx.settings.when_world_inactive == "play":
+        return None
+    world = ctx.world
+    return lambda: esper.current_world == world
+
+
 def install(ctx: Context) -> list[SoundSystem]:
     """Create the sound bank, the ``ac`` and ``modern`` banks, the mixer and backend."""
     settings = ctx.settings
@@ -41,6 +60,7 @@ def install(ctx: Context) -> list[SoundSystem]:
         else:
             from soundscape.audio.backend_pyglet import PygletBackend
 
-            PygletBackend(mixer, events=ctx.events)
+            PygletBackend(mixer, events=ctx.events, active=world_is_current(ctx),
+                          fallback=settings.backend == "auto")
     emitters = EmitterService(ctx)
     return [EmitterSystem(ctx, emitters), ChannelSystem(ctx), PublishSystem(ctx)]
