@@ -19,6 +19,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from soundscape import cli
+
 DEFAULT_OUT = Path("out")
 
 
@@ -55,6 +57,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", type=_seed, default=0, help="world and sound seed (0 or more)")
     parser.add_argument("--no-png", action="store_true", help="skip the tour's PNG frame")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    cli.add_version(parser)
     return parser.parse_args(argv)
 
 

@@ -10,13 +10,14 @@ back (both loaders run); the sounds are synthesised deterministically.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
-import sys
 from dataclasses import dataclass, field
 
 import esper
 import numpy as np
 
+from soundscape import cli
 from soundscape.audio.backend_offline import OfflineBackend
 from soundscape.components.spatial import Listener, Position
 from soundscape.oni.data import OniDatabase, Record
@@ -208,11 +209,24 @@ def run_sound_test(seed: int = 1, backend: str = "offline") -> SoundTestResult:
         esper.delete_world(world)
 
 
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line: ``soundscape-sound-test [SEED]``, ``--help``, ``--version``."""
+    parser = argparse.ArgumentParser(
+        prog="soundscape-sound-test",
+        description="Run Oni's sound_test check (seed 001): build the sound databases, "
+                    "resolve every sound, play a 900-tick script of music, dialogue and an "
+                    "impulse through the mixer, and print the counts, the dialogue end "
+                    "ticks and a hash of the mix.")
+    parser.add_argument("seed", nargs="?", type=cli.seed, default=1,
+                        help="random seed of the run, a whole number 0 or more (default 1)")
+    cli.add_version(parser)
+    return parser.parse_args(argv)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Print the check's numbers (``soundscape-sound-test [seed]``)."""
-    args = sys.argv[1:] if argv is None else argv
-    seed = int(args[0]) if args else 1
-    for line in run_sound_test(seed).lines():
+    """Print the check's numbers; 0 when it ran, 2 for a bad command line (argparse)."""
+    args = parse_args(argv)
+    for line in run_sound_test(args.seed).lines():
         print(line)
     return 0
 
