@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from soundscape.settings import Settings
     from soundscape.system import SoundSystem
 
+    __version__: str
+
 _EXPORTS = {
     "Clock": "soundscape.clock",
     "Context": "soundscape.context",
@@ -39,6 +41,7 @@ _EXPORTS = {
     "SoundscapeError": "soundscape.errors",
     "SoundscapePlugin": "soundscape.plugin",
     "phase_priority": "soundscape.phase",
+    "__version__": "soundscape._version",
 }
 
 __all__ = [
@@ -55,6 +58,7 @@ __all__ = [
     "SoundscapeError",
     "SoundscapePlugin",
     "phase_priority",
+    "__version__",
 ]
 
 _moved.install_finder()
