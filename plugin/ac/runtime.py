@@ -123,6 +123,15 @@ class AcRuntime:
         self.load_region(dats.region.region)
         return dats
 
+    def load_starter(self, block_x: int | None = None, block_y: int | None = None) -> int:
+        """The starter meadow: a tiny packaged region, its synthesised sounds, one landblock.
+
+        See ``soundscape.ac.starter.load_starter``; returns the landblock's entity.
+        """
+        from soundscape.ac.starter import load_starter
+
+        return load_starter(self, block_x, block_y)
+
     def add_landblock(
         self,
         block_x: int,
