@@ -12,6 +12,12 @@ it deletes a projectile so the last move is stepped (the deletion callback
 0x508e90). An entity that vanishes unannounced, or whose ``Flyby`` component was
 replaced, is freed without a last step, like a record whose particle no longer
 has its +0x2c.
+
+Two readings beyond retail (docs/divergences.md): ``teleport`` moves a
+projectile (a wrap-around, a portal) without stepping the jump, which would
+otherwise pass the listener and play a false flyby; and a projectile refused a
+record because all 24 were taken waits and takes the first record that frees,
+oldest refusal first, instead of never being heard.
 """
 
 from __future__ import annotations
@@ -91,7 +97,9 @@ class FlybyTable:
         self.triggers: deque[FlybyTrigger] = deque(maxlen=256)
         self._by_entity: dict[int, FlybyRecord] = {}
         self._seen: dict[int, Flyby] = {}
-        """Every projectile met, with its component: one record per creation, no retry."""
+        """Every projectile met, with its component: one record per creation."""
+        self._waiting: dict[int, Flyby] = {}
+        """Projectiles refused a record, oldest first: they take the next that frees."""
 
     def in_use(self) -> int:
         """How many records are taken."""
@@ -103,10 +111,20 @@ class FlybyTable:
 
     # -- creation and freeing ---------------------------------------------------------
 
-    def _take(self, entity: int, flyby: Flyby, place: Vec3) -> FlybyRecord | None:
-        """0x5156f0: a free record for a new projectile; none when all 24 are taken."""
+    def waiting(self) -> list[int]:
+        """Projectiles refused a record that will take the next one that frees, oldest first."""
+        return list(self._waiting)
+
+    def _take(self, entity: int, flyby: Flyby, place: Vec3,
+              retry: bool = False) -> FlybyRecord | None:
+        """0x5156f0: a free record for a new projectile; none when all 24 are taken.
+
+        A projectile refused because all are taken waits (``waiting``; its retries
+        are not logged again); one whose place fails is refused for good, as retail.
+        """
         events = self.service.ctx.events
         if not _finite3(place):
+            self._waiting.pop(entity, None)
             events.emit(SOURCE, "refused", sound=flyby.impulse, entity=entity, reason="bad_place")
             return None
         for record in self.records:
@@ -116,10 +134,14 @@ class FlybyTable:
                 record.path = deque([place], maxlen=PATH_POINTS)
                 record.triggers = []
                 self._by_entity[entity] = record
+                self._waiting.pop(entity, None)
                 events.emit(SOURCE, "take", sound=flyby.impulse, pos=place, record=record.index,
-                            entity=entity)
+                            entity=entity, retried=retry)
                 return record
-        events.emit(SOURCE, "refused", sound=flyby.impulse, entity=entity, reason="all_taken")
+        if not retry:
+            events.emit(SOURCE, "refused", sound=flyby.impulse, entity=entity,
+                        reason="all_taken")
+        self._waiting[entity] = flyby
         return None
 
     def _free(self, record: FlybyRecord, reason: str) -> None:
@@ -201,12 +223,56 @@ class FlybyTable:
         seen = self._seen
         if len(seen) > len(live):
             self._seen = seen = {e: f for e, f in seen.items() if e in live}
+        if self._waiting:
+            self._retry(live)
         for entity, (flyby, pos) in current:
             if seen.get(entity) is flyby:
                 continue
             seen[entity] = flyby
             if entity not in self._by_entity:
                 self._take(entity, flyby, (pos.x_m, pos.y_m, pos.z_m))
+
+    def _retry(self, live: dict[int, tuple[Flyby, Position]]) -> None:
+        """Waiting projectiles take the records that freed, oldest refusal first."""
+        for entity, flyby in list(self._waiting.items()):
+            found = live.get(entity)
+            if found is None or found[0] is not flyby:
+                del self._waiting[entity]  # gone, or a new Flyby: it is a new projectile
+                continue
+            if len(self._by_entity) >= FLYBY_RECORDS:
+                return
+            pos = found[1]
+            self._take(entity, flyby, (pos.x_m, pos.y_m, pos.z_m), retry=True)
+
+    def teleport(self, entity: int, place: Vec3 | None = None) -> bool:
+        """Move a projectile to ``place`` (default: its ``Position``) without a flyby.
+
+        A wrap-around or a portal is a jump, not a flight: stepping it would pass
+        the listener and play the impulse at full volume where nothing flew. The
+        record's place before and now both become ``place``, so the next step starts
+        there; its drawn path starts again. Call it after moving the ``Position`` (or
+        give the new place) in the same frame, before the plugin's FLYBYS phase.
+        Returns False when the projectile holds no record (a waiting one takes its
+        record where it is when one frees).
+        """
+        record = self._by_entity.get(entity)
+        if record is None:
+            return False
+        if place is None:
+            pos = esper.try_component(entity, Position) if esper.entity_exists(entity) else None
+            if pos is None:
+                return False
+            place = pos.as_tuple()
+        new = (float(place[0]), float(place[1]), float(place[2]))
+        if not _finite3(new):
+            self._free(record, "bad_place")
+            return True
+        record.before = record.now = new
+        record.path = deque([new], maxlen=PATH_POINTS)
+        impulse = record.flyby.impulse if record.flyby is not None else None
+        self.service.ctx.events.emit(SOURCE, "teleport", sound=impulse, pos=new,
+                                     record=record.index, entity=entity)
+        return True
 
     def projectile_dies(self, entity: int, final_pos: Vec3 | None = None) -> bool:
         """The deletion callback (0x508e90): a last step to the final place, then free.
@@ -218,6 +284,7 @@ class FlybyTable:
         flyby = esper.try_component(entity, Flyby) if esper.entity_exists(entity) else None
         if flyby is not None:
             self._seen[entity] = flyby  # dead: never take a record for it again
+        self._waiting.pop(entity, None)
         record = self._by_entity.get(entity)
         if record is None:
             return False

@@ -110,18 +110,108 @@ def test_records_run_out_and_are_reused() -> None:
     assert table.in_use() == FLYBY_RECORDS
     (refused,) = plugin.events.where(source="flyby", event="refused")
     assert refused["entity"] == entities[-1] and refused["reason"] == "all_taken"
+    assert table.waiting() == [entities[-1]]
     esper.delete_entity(entities[3])
-    esper.process(1 / 60)  # deletion is deferred to this process(); freed on the next tick
-    esper.process(1 / 60)
-    assert table.in_use() == FLYBY_RECORDS - 1
-    # The refused projectile took no record at its creation, so it never gets one.
-    esper.process(1 / 60)
-    assert table.record_of(entities[-1]) is None
+    esper.process(1 / 60)  # deleted at the start of this process(): freed in its FLYBYS
+    (freed,) = plugin.events.where(source="flyby", event="free")
+    assert freed["entity"] == entities[3] and freed["reason"] == "vanished"
+    # The refused projectile waited: it takes the freed record in the same tick
+    # (retail never retried it: docs/divergences.md).
+    record = table.record_of(entities[-1])
+    assert record is not None and record.index == 3 and table.waiting() == []
+    assert table.in_use() == FLYBY_RECORDS
+    (retaken,) = plugin.events.where(source="flyby", event="take", retried=True)
+    assert retaken["entity"] == entities[-1] and retaken["tick"] == freed["tick"] == 2
     late = esper.create_entity(Flyby("mb_flyby"), Position(-10.0, 1.5, 50.0))
     esper.process(1 / 60)
-    record = table.record_of(late)
-    assert record is not None and record.index == 3
-    assert table.in_use() == FLYBY_RECORDS
+    assert table.record_of(late) is None and table.waiting() == [late]
+    plugin.uninstall()
+
+
+def test_refused_projectiles_take_freed_records_oldest_first_and_only_while_alive() -> None:
+    plugin = make_plugin()
+    table = plugin.context.occlusion.flybys
+    first = [esper.create_entity(Flyby("mb_flyby"), Position(-10.0, 1.5, 2.0 + i))
+             for i in range(FLYBY_RECORDS)]
+    esper.process(1 / 60)
+    waiting = [esper.create_entity(Flyby("mb_flyby"), Position(-10.0, 1.5, 40.0 + i))
+               for i in range(3)]
+    esper.process(1 / 60)
+    assert table.waiting() == waiting
+    assert len(plugin.events.where(source="flyby", event="refused")) == 3
+    esper.delete_entity(waiting[0], immediate=True)  # gone before a record frees
+    for entity in first[:2]:
+        table.projectile_dies(entity)
+        esper.delete_entity(entity, immediate=True)
+    esper.process(1 / 60)
+    assert table.record_of(waiting[1]) is not None and table.record_of(waiting[2]) is not None
+    assert table.waiting() == [] and table.in_use() == FLYBY_RECORDS
+    assert len(plugin.events.where(source="flyby", event="refused")) == 3  # retries: silent
+    plugin.uninstall()
+
+
+def test_a_waiting_projectile_is_heard_once_it_has_a_record() -> None:
+    plugin = make_plugin()
+    table = plugin.context.occlusion.flybys
+    blockers = [esper.create_entity(Flyby("mb_flyby"), Position(100.0, 1.5, 100.0 + i))
+                for i in range(FLYBY_RECORDS)]
+    esper.process(1 / 60)
+    pos = Position(-30.5, 1.5, 2.0)  # never exactly at x = 0
+    bolt = esper.create_entity(Flyby("mb_flyby"), pos)
+    esper.process(1 / 60)
+    assert table.waiting() == [bolt]
+    table.projectile_dies(blockers[0])
+    esper.delete_entity(blockers[0], immediate=True)
+    for _ in range(12):
+        pos.x_m += 5.0  # passes x = 0 in front of the listener
+        esper.process(1 / 60)
+    (event,) = flybys(plugin)
+    assert event["entity"] == bolt and event["pos"] == pytest.approx([0.0, 1.5, 2.0])
+    plugin.uninstall()
+
+
+def test_teleport_moves_a_projectile_without_a_flyby() -> None:
+    plugin = make_plugin()
+    table = plugin.context.occlusion.flybys
+    pos = Position(-20.0, 1.5, 2.0)
+    bolt = esper.create_entity(Flyby("mb_flyby"), pos)
+    esper.process(1 / 60)
+    pos.x_m = 20.0  # wraps from one side of the screen to the other, past the listener
+    assert table.teleport(bolt)
+    esper.process(1 / 60)
+    assert flybys(plugin) == []  # no false full-volume flyby at the listener
+    (moved,) = plugin.events.where(source="flyby", event="teleport")
+    assert moved["pos"] == [20.0, 1.5, 2.0] and moved["entity"] == bolt
+    assert list(table.record_of(bolt).path) == [(20.0, 1.5, 2.0)] * 2
+    for x in (10.0, -10.0):  # and it flies on from there, heard as usual
+        pos.x_m = x
+        esper.process(1 / 60)
+    (event,) = flybys(plugin)
+    assert event["pos"] == pytest.approx([0.0, 1.5, 2.0])
+    plugin.uninstall()
+
+
+def test_teleport_to_a_given_place_and_without_a_record() -> None:
+    plugin = make_plugin()
+    table = plugin.context.occlusion.flybys
+    pos = Position(-20.0, 1.5, 2.0)
+    bolt = esper.create_entity(Flyby("mb_flyby"), pos)
+    esper.process(1 / 60)
+    assert table.teleport(bolt, (20.0, 1.5, 2.0))  # before the game moves the Position
+    pos.x_m = 20.0
+    esper.process(1 / 60)
+    assert flybys(plugin) == []
+    assert not table.teleport(esper.create_entity(Position(0.0, 0.0, 0.0)))
+    assert table.teleport(bolt, (math.nan, 0.0, 0.0))  # a failed place frees the record
+    assert table.record_of(bolt) is None
+    plugin.uninstall()
+
+
+def test_without_teleport_the_same_jump_plays_a_false_flyby() -> None:
+    plugin = make_plugin()
+    fly(plugin, [-20.0, 20.0])  # the retail step: the jump passes the listener
+    (event,) = flybys(plugin)
+    assert event["gain"] == 1.0
     plugin.uninstall()
 
 
