@@ -3,9 +3,13 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# arcade 3.3 pins pymunk ~= 6.9 and pillow ~= 11.3, so its example runs in its own
+# environment instead of holding the dev environment on an old pymunk.
+ARCADE_VENV := .venv-arcade
+ARCADE_STAMP := $(ARCADE_VENV)/.installed
 DEBS := libopenal1 libegl1 libegl-mesa0 libgl1-mesa-dri libgl1 libfontconfig1 libfreetype6 fonts-dejavu-core
 
-.PHONY: test demo bench lint deps clean
+.PHONY: test test-arcade demo bench lint docs deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,8 +30,23 @@ deps:
 	  else echo "warning: missing system packages:$$missing (run as root to install)"; fi; \
 	fi
 
-test: deps $(STAMP)
+$(ARCADE_STAMP): pyproject.toml
+	test -x $(ARCADE_VENV)/bin/python || $(PYTHON) -m venv $(ARCADE_VENV)
+	$(ARCADE_VENV)/bin/python -m pip install -q --upgrade pip
+	$(ARCADE_VENV)/bin/python -m pip install -q -e '.[arcade]' 'pytest>=8'
+	touch $(ARCADE_STAMP)
+
+test: deps $(STAMP) $(ARCADE_STAMP)
 	$(PY) -m pytest
+	$(MAKE) --no-print-directory test-arcade
+
+# The arcade example (skipped in the main environment, which has no arcade).
+test-arcade: deps $(ARCADE_STAMP)
+	ARCADE_HEADLESS=1 $(ARCADE_VENV)/bin/python -m pytest -p no:cacheprovider tests/examples/test_arcade_game.py
+
+# The API reference from the docstrings (pdoc), into out/docs/api; any warning fails.
+docs: $(STAMP)
+	$(PY) docs/build_api.py out/docs/api
 
 demo: deps $(STAMP)
 	$(PY) -m soundscape.demo_world --auto
@@ -42,4 +61,4 @@ lint: $(STAMP)
 	$(PY) tools/typecheck.py
 
 clean:
-	rm -rf $(VENV) out build bench.json .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(ARCADE_VENV) out build bench.json .pytest_cache .mypy_cache .ruff_cache
