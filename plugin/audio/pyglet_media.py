@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from types import ModuleType
+from typing import Any
 
 X11_PLATFORMS = ("linux", "freebsd", "openbsd", "netbsd")
 """Platforms where pyglet opens windows through Xlib and needs ``DISPLAY``."""
 
 
-def needs_display_deferral(options: object, platform: str, environ: dict[str, str]) -> bool:
+def needs_display_deferral(options: Any, platform: str, environ: Mapping[str, str]) -> bool:
     """True when importing ``pyglet.gl`` now would try to open a window on no display.
 
     >>> needs_display_deferral({"headless": False, "shadow_window": True}, "linux", {})
@@ -33,8 +35,7 @@ def needs_display_deferral(options: object, platform: str, environ: dict[str, st
     >>> needs_display_deferral({"headless": False, "shadow_window": True}, "win32", {})
     False
     """
-    get = options.__getitem__  # type: ignore[attr-defined]
-    if get("headless") or not get("shadow_window"):
+    if options["headless"] or not options["shadow_window"]:
         return False
     return platform.startswith(X11_PLATFORMS) and not environ.get("DISPLAY")
 
@@ -47,7 +48,7 @@ def import_media() -> ModuleType:
         import pyglet.media
 
         return pyglet.media
-    if not needs_display_deferral(pyglet.options, pyglet.compat_platform, dict(os.environ)):
+    if not needs_display_deferral(pyglet.options, pyglet.compat_platform, os.environ):
         import pyglet.media
 
         return pyglet.media

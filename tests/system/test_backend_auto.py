@@ -73,11 +73,13 @@ NO_DISPLAY_GAME = textwrap.dedent('''
     backend = plugin.mixer.backend
     print("driver", backend.driver_name, flush=True)
     print("playing", backend.player is not None and backend.player.playing, flush=True)
-    for _ in range(600):  # until the device has pulled 0.5 s (bounded: 600 frames)
-        esper.process(1 / 60)
-        if plugin.mixer.frames_rendered >= 24000:
+    esper.process(1 / 60)  # the hum's voice is published from here on
+    start = plugin.mixer.frames_rendered
+    for _ in range(900):  # until the device has pulled 1 s more (bounded: 900 frames)
+        if plugin.mixer.frames_rendered - start >= 48000:
             break
         time.sleep(1 / 60)  # a real device pulls in real time: this is the game's frame
+        esper.process(1 / 60)
     print("rendered", plugin.mixer.frames_rendered, flush=True)
     print("window", "pyglet.window" in sys.modules, flush=True)
     plugin.uninstall()
@@ -100,6 +102,6 @@ def test_no_display_the_default_opens_the_real_driver(tmp_path):
     lines = dict(line.split(" ", 1) for line in done.stdout.splitlines())
     assert lines["driver"] == "openal" and lines["playing"] == "True"
     assert lines["window"] == "False"  # pyglet's window module was never imported
-    assert int(lines["rendered"]) >= 24000
+    assert int(lines["rendered"]) >= 48000
     heard = read_wav(capture).samples
     assert heard.shape[1] == 2 and np.abs(heard).max() > 0.05  # the hum reached the device
