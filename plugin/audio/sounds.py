@@ -1,20 +1,30 @@
 """Decoded sounds by name: float32 numpy frames, decoded once.
 
 A ``SoundBank`` holds sounds added from numpy (``add``, the synth helpers) and
-loads WAV files on first use from its root folder (``Settings.sound_root``).
-Names resolve inside that folder only. A name that cannot be found is
-remembered (a negative cache) and logged once.
+loads sound files on first use from its root folder (``Settings.sound_root``)
+through ``soundscape.audio.decoders``: WAV with soundscape's own decoder, OGG
+Vorbis, Opus, FLAC, MP3, AIFF and W64 through ``soundfile``. A name without a
+suffix is tried with ``decoders.SUFFIXES`` in order (``.wav`` first). Names
+resolve inside that folder only. A name that cannot be found is remembered (a
+negative cache) and logged once.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from soundscape.audio.wav import read_wav
+from soundscape.audio.decoders import (
+    SUFFIXES,
+    WavDecoder,
+    decode_all,
+    decode_pcm,
+    open_decoder,
+)
 from soundscape.errors import InputError, SoundscapeError
 
 MAX_SAMPLE = 1e6
@@ -95,9 +105,12 @@ class SoundBank:
         if not sample_rate_hz > 0:  # NaN too
             raise InputError(
                 f"sound {name!r}: sample rate must be positive, got {sample_rate_hz!r}")
-        if not np.all(np.isfinite(array)):
+        # max and min make no temporary array (a long sound is checked in place); NaN
+        # propagates through both
+        high, low = float(array.max()), float(array.min())
+        if not (math.isfinite(high) and math.isfinite(low)):
             raise InputError(f"sound {name!r}: samples contain NaN or infinity")
-        if array.size and float(np.abs(array).max()) > MAX_SAMPLE:
+        if max(high, -low) > MAX_SAMPLE:
             raise InputError(f"sound {name!r}: samples beyond +-{MAX_SAMPLE:g} (corrupt float PCM)")
         if pcm is not None:
             pcm = _check_frames(name, np.asarray(pcm))
@@ -124,22 +137,45 @@ class SoundBank:
             raise InputError(f"sound {name!r}: the name escapes the sound root {self.root}")
         return candidate
 
+    def find(self, name: str) -> Path | None:
+        """The file ``name`` loads from, or None when there is none.
+
+        A name with a suffix is that file; a name without one (or whose suffix
+        is not a file) is tried with each of ``decoders.SUFFIXES`` in order. Each
+        candidate is resolved on its own (``name.ogg`` may be a link out of the root).
+
+        Raises:
+            InputError: the name (or a candidate) escapes the root.
+        """
+        path = self.resolve(name)
+        if path.suffix and path.is_file():
+            return path
+        for suffix in SUFFIXES:
+            candidate = self.resolve(f"{name}{suffix}")
+            if candidate.is_file():
+                return candidate
+        return None
+
     def load(self, name: str) -> Sound:
-        """Decode the WAV ``name`` (``.wav`` added when the name has no suffix) from the root.
+        """Decode the sound file ``name`` from the root (see ``find``).
+
+        The file is decoded straight into the sound's array, a piece at a time
+        (``decoders.decode_all``): loading holds about one copy of the sound.
 
         Raises:
             InputError: the name escapes the root.
-            DataError: the file is malformed (names the file, chunk and field).
+            DataError: the file is malformed or cannot be decoded (names the file;
+                for WAV also the chunk and field).
             FileNotFoundError: no such file.
         """
-        path = self.resolve(name)
-        if not path.suffix:  # resolved again: ``name.wav`` may be a link out of the root
-            path = self.resolve(f"{name}.wav")
-        if not path.is_file():
-            raise FileNotFoundError(str(path))
-        wav = read_wav(path)
-        pcm = wav.pcm if wav.bits in (8, 16) else None
-        return self.add(name, wav.samples, wav.sample_rate_hz, pcm=pcm, bits=wav.bits)
+        path = self.find(name)
+        if path is None:
+            raise FileNotFoundError(str(self.resolve(name)))
+        with open_decoder(path) as decoder:
+            samples = decode_all(decoder)
+            pcm = decode_pcm(decoder) if isinstance(decoder, WavDecoder) and decoder.bits else None
+            rate = decoder.sample_rate_hz
+        return self.add(name, samples, rate, pcm=pcm)
 
     def get(self, name: str) -> Sound | None:
         """The sound called ``name``, loading it from the root on first use.
