@@ -87,7 +87,7 @@ class Impulses:
         if handle is None:
             return False
         draw = play_permutation(group, index, snd.random)
-        gain = volume * dist * draw.volume * snd.product_overall
+        gain = volume * dist * draw.volume
         played = snd.bank.play(handle, draw.sound, volume=gain, pan=pan, pitch=draw.pitch,
                                can_pan=pos is not None, position=pos)
         if played:

@@ -43,8 +43,6 @@ if TYPE_CHECKING:
 SOURCE = "oni"
 DISTANCE_DIVISOR = 3.0
 """Sound distances compare with the world distance / 3 (FORMULAS.md, 0x52b134)."""
-OVERALL_SLIDE = 0.05
-"""The overall volume slides to its target by at most 0.05 a frame (0x483bd0)."""
 
 Vec3 = tuple[float, float, float]
 
@@ -59,7 +57,8 @@ class OniSound:
         placed: the 1024 placed-ambient records (``PlacedTable``), set by the feature.
         impulses: the impulses playing (``Impulses``).
         ears: the listener this tick.
-        overall_volume: the overall volume (the bank's, when the bank keeps it).
+        overall_volume: the overall volume (the bank's: ``ChannelBank`` slides it and
+            its ``oni`` law applies it).
     """
 
     def __init__(self, ctx: Context, bank: ChannelBank, units_per_m: float = 1.0) -> None:
@@ -70,9 +69,6 @@ class OniSound:
         self.ambients = AmbientSlots(self)
         self.ears = Ears((0.0, 0.0, 0.0), 0.0, "unset")
         self.ears_tick = -1
-        self._overall, self._overall_target = 1.0, 1.0
-        self.bank_overall = hasattr(bank, "set_overall_volume")
-        """The bank slides and applies the overall volume itself (the mixer's ``oni`` law)."""
         self.impulses = Impulses(self)
         self.channel_groups: dict[Handle, Group] = {}
         """The group each channel this runtime started plays (channel ``group``, the
@@ -197,7 +193,7 @@ class OniSound:
         if amb is None or track.draw is None:
             return 0.0, 0
         dist, pan = self.spatial(slot.position, slot.near, slot.far)
-        volume = track.part_volume * dist * track.draw.volume * self.product_overall
+        volume = track.part_volume * dist * track.draw.volume
         return volume, pan if amb.can_pan and slot.position is not None else 0
 
     def play_track(self, slot: AmbientSlot, track: Track, group: Group, *, loop: bool,
@@ -260,7 +256,7 @@ class OniSound:
                       ambient=amb.name)
             return False
         draw = play_permutation(group, index, self.random)
-        volume = slot.volume * dist * draw.volume * self.product_overall
+        volume = slot.volume * dist * draw.volume
         played = self.bank.play(handle, draw.sound, volume=volume, pan=pan, pitch=draw.pitch,
                                 can_pan=True, position=place)
         self.channel_groups[handle] = group
@@ -319,29 +315,20 @@ class OniSound:
 
     @property
     def overall_volume(self) -> float:
-        return float(self.bank.overall_volume) if self.bank_overall else self._overall
-
-    @property
-    def product_overall(self) -> float:
-        """The overall factor in the channel volume: 1 when the bank's law applies it."""
-        return 1.0 if self.bank_overall else self._overall
+        """The bank's overall volume (``ChannelBank`` slides it, its ``oni`` law applies it)."""
+        return float(self.bank.overall_volume)
 
     def set_overall_volume(self, target: float) -> None:
         """The overall volume's target; it slides there by at most 0.05 a frame (0x483bd0)."""
         if not math.isfinite(target):
             raise InputError(f"overall volume must be finite, got {target!r}")
         self.emit("overall_volume", gain=target)
-        if self.bank_overall:
-            self.bank.set_overall_volume(target)
-        else:
-            self._overall_target = min(max(target, 0.0), 1.0)
+        self.bank.set_overall_volume(target)
 
     def tick(self, ticks: int) -> None:
-        """Phase SOUND_OBJECTS: overall slide, ambient machines, fades, queued dialogue."""
+        """Phase SOUND_OBJECTS: ambient machines, fades, queued dialogue (the bank slides
+        the overall volume)."""
         self.update_listener()
-        if not self.bank_overall:
-            delta = self._overall_target - self._overall
-            self._overall += max(-OVERALL_SLIDE, min(OVERALL_SLIDE, delta))
         self.ambients.tick(ticks)
         if self.scripts is not None:
             self.scripts.tick()
