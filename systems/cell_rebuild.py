@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from soundscape.ac.runtime import AcRuntime, first_listener
+from soundscape.ac.runtime import AcRuntime
 from soundscape.phase import Phase
 from soundscape.system import SoundSystem
 
@@ -24,6 +24,4 @@ class CellRebuildSystem(SoundSystem):
     def _tick(self, ticks: int) -> None:
         runtime: AcRuntime = self.ctx.ac
         runtime.sync_landblocks()
-        found = first_listener()
-        if found is not None:
-            runtime.update_listener(*found)
+        runtime.follow_listener()

@@ -49,6 +49,7 @@ from soundscape.context import Context
 from soundscape.errors import InputError
 from soundscape.laws.ac import block_of
 from soundscape.laws.angles import within_one_turn
+from soundscape.listener import first_active, is_finite
 
 if TYPE_CHECKING:
     from soundscape.ac.dat_load import AcDats
@@ -241,7 +242,7 @@ class AcRuntime:
 
     def listener_cell(self, listener: Listener, pos: Position) -> int | None:
         """The listener's objcell (set by the game, else derived); None for a bad listener."""
-        if not (pos.is_finite() and math.isfinite(listener.heading_rad)):
+        if not is_finite(listener, pos):
             if not self._listener_bad:
                 self.ctx.events.emit(SOURCE, "bad_listener", pos=pos.as_tuple(),
                                      reason="non-finite position or heading")
@@ -257,6 +258,13 @@ class AcRuntime:
             return None
         self._listener_bad = False
         return cell
+
+    def follow_listener(self) -> None:
+        """Phase CELL_REBUILD: ``update_listener`` with the first active listener, if any
+        (``soundscape.listener``)."""
+        found = first_active()
+        if found is not None:
+            self.update_listener(found.listener, found.position)
 
     def update_listener(self, listener: Listener, pos: Position) -> None:
         """``SoundManager::SetPlayerPosition`` then ``CellManager::ChangePosition``."""
@@ -312,12 +320,4 @@ class AcRuntime:
         ambient.release_sound_tables()
 
 
-def first_listener() -> tuple[Listener, Position] | None:
-    """The first active entity with ``Listener`` and ``Position`` (the ears), or None."""
-    for _, (listener, pos) in esper.get_components(Listener, Position):
-        if listener.active:
-            return listener, pos
-    return None
-
-
-__all__ = ["AcRuntime", "first_listener"]
+__all__ = ["AcRuntime"]

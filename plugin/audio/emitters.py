@@ -35,8 +35,9 @@ import esper
 
 from soundscape.audio.channels import ChannelBank, Handle
 from soundscape.components.emitter import Emitter, check_distances
-from soundscape.components.spatial import Listener, Position
+from soundscape.components.spatial import Position
 from soundscape.laws.modern import bearing_pan, inverse_distance
+from soundscape.listener import usable
 
 if TYPE_CHECKING:
     from soundscape.context import Context
@@ -56,11 +57,10 @@ class OneShot:
 
 
 def listener_pose(ctx: Context) -> tuple[tuple[float, float, float], float] | None:
-    """(position, heading) of the first active listener with a finite position."""
-    for _ent, (listener, pos) in esper.get_components(Listener, Position):
-        if listener.active and pos.is_finite() and math.isfinite(listener.heading_rad):
-            return pos.as_tuple(), listener.heading_rad
-    return None
+    """(position, heading) of the first active listener, or None when it is not finite
+    (``soundscape.listener.usable``)."""
+    found = usable()
+    return None if found is None else (found.xyz, found.heading_rad)
 
 
 def spatialise(volume: float, position: tuple[float, float, float], min_m: float,

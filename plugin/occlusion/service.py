@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 import esper
 
 from soundscape.components.occlusion import Occluded, Wall
-from soundscape.components.spatial import Listener, Position
+from soundscape.components.spatial import Position
 from soundscape.errors import InputError
 from soundscape.laws.oni import OCCLUSION_MAX_WALLS, OCCLUSION_NO_OCCLUSION_ABOVE, occlusion_volume
+from soundscape.listener import usable
 from soundscape.occlusion.flybys import FlybyTable
 from soundscape.occlusion.rules import CACHE_TICKS, OcclusionResult, count_walls
 from soundscape.occlusion.space import WallSpace
@@ -87,7 +88,8 @@ class OcclusionService:
 
         With the Oni runtime installed, its ears (``ctx.oni.update_listener()``: the
         player's ears in the follow camera, else the camera, ``OSrUpdate`` 0x514f20);
-        otherwise the first active ``Listener``'s ``Position``.
+        otherwise the first active ``Listener``'s ``Position`` when its pose is finite
+        (``soundscape.listener.usable``).
         """
         oni = self.oni()
         if oni is not None:
@@ -96,11 +98,8 @@ class OcclusionService:
                 return None
             xyz = ears.xyz
             return (xyz[0], xyz[1], xyz[2]) if _finite3(xyz) else None
-        for _entity, (listener, pos) in esper.get_components(Listener, Position):
-            if listener.active:
-                xyz = (pos.x_m, pos.y_m, pos.z_m)
-                return xyz if _finite3(xyz) else None
-        return None
+        found = usable()
+        return None if found is None else found.xyz
 
     # -- the walls (OCCLUSION phase, step 0) -------------------------------------------
 

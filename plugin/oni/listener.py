@@ -3,7 +3,7 @@
 In the follow camera with a player, her ears (0x4e33e0): her location with y her
 head's, or 15 units above the location when she has no active part, facing her
 way (0x4e3640). Otherwise the camera's place (0x636518) and view (0x636524): the
-first active ``Listener`` entity.
+first active ``Listener`` entity (``soundscape.listener``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import NamedTuple
 import esper
 
 from soundscape.components.oni import FOLLOW, OniCamera, OniPlayer
-from soundscape.components.spatial import Listener, Position
+from soundscape.components.spatial import Position
+from soundscape.listener import first_active
 
 EARS_ABOVE_UNITS = 15.0
 """With no active part, the ears are 15 Oni units above her location."""
@@ -43,14 +44,16 @@ def _player_ears(units_per_m: float) -> Ears | None:
 
 
 def find_ears(units_per_m: float = 1.0) -> Ears | None:
-    """The player's ears in the follow camera, else the active ``Listener``; None if neither."""
-    for _entity, (listener, camera, _pos) in esper.get_components(Listener, OniCamera, Position):
-        if listener.active and camera.mode == FOLLOW:
-            ears = _player_ears(units_per_m)
-            if ears is not None:
-                return ears
-            break
-    for _entity, (listener, pos) in esper.get_components(Listener, Position):
-        if listener.active and _finite(pos.x_m, pos.y_m, pos.z_m, listener.heading_rad):
-            return Ears((pos.x_m, pos.y_m, pos.z_m), listener.heading_rad, "camera")
-    return None
+    """The player's ears when the camera (the first active ``Listener``, ``soundscape.listener``)
+    follows her, else the camera when it is finite; None if neither."""
+    camera = first_active()
+    if camera is None:
+        return None
+    mode = esper.try_component(camera.entity, OniCamera)
+    if mode is not None and mode.mode == FOLLOW:
+        ears = _player_ears(units_per_m)
+        if ears is not None:
+            return ears
+    if not camera.finite:
+        return None
+    return Ears(camera.xyz, camera.heading_rad, "camera")

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import esper
 
 from soundscape.components.occlusion import Occluded, Wall
-from soundscape.components.spatial import Listener, Position
+from soundscape.listener import usable
 from soundscape.overlay.ac import ac_bearings, ac_cells, ac_cells_key
 from soundscape.overlay.views import (
     BearingView,
@@ -82,10 +82,12 @@ def channel_pan11(profile: str, pan: float) -> float:
 
 
 def listener_view() -> ListenerView | None:
-    for _entity, (listener, pos) in esper.get_components(Listener, Position):
-        if listener.active and pos.is_finite():
-            return ListenerView(pos.x_m, pos.z_m, listener.heading_rad, listener.outdoors)
-    return None
+    """The first active listener, or None when it is not finite (``soundscape.listener``)."""
+    found = usable()
+    if found is None:
+        return None
+    pos = found.position
+    return ListenerView(pos.x_m, pos.z_m, found.heading_rad, found.listener.outdoors)
 
 
 def walls_view() -> list[tuple[float, float, float, float]]:

@@ -13,7 +13,6 @@ without comparing owner or effect.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import esper
@@ -21,10 +20,11 @@ import numpy as np
 
 from soundscape.audio.channels import ChannelBank
 from soundscape.components.redguard import RgObject
-from soundscape.components.spatial import Listener, Position
+from soundscape.components.spatial import Position
 from soundscape.context import Context
 from soundscape.errors import InputError
 from soundscape.laws import redguard as law
+from soundscape.listener import first_active
 from soundscape.redguard.args import int_arg
 from soundscape.redguard.config import RgConfig
 from soundscape.redguard.dialogue import DialogueTable
@@ -105,26 +105,26 @@ class RedguardRuntime:
     # -- listener and curve ---------------------------------------------------
 
     def refresh_listener(self) -> None:
-        """Sample the render camera: the first active ``Listener`` with a ``Position``.
+        """Sample the render camera: the first active ``Listener`` (``soundscape.listener``).
 
-        A non-finite position or heading keeps the last good sample of that part
-        (logged once until the camera is finite again).
+        A camera that is not finite (position or heading), or too far out to be
+        engine units, keeps the last good sample (logged once until the camera
+        is good again).
         """
-        for _entity, (listener, position) in esper.get_components(Listener, Position):
-            if not listener.active:
-                continue
-            point = engine_point(position.x_m, position.y_m, position.z_m, self.units_per_m)
-            heading = listener.heading_rad
-            finite_heading = math.isfinite(heading)
-            if point is not None:
-                self.listener = point
-            if finite_heading:
-                self.yaw = law.yaw_from_heading_rad(heading)
-            bad = point is None or not finite_heading
-            if bad and not self._camera_reported:
-                self.events.emit(SOURCE, "skip", reason="camera not finite", caller="camera")
-            self._camera_reported = bad
+        found = first_active()
+        if found is None:
             return
+        point = None
+        if found.finite:
+            position = found.position
+            point = engine_point(position.x_m, position.y_m, position.z_m, self.units_per_m)
+        if point is not None:
+            self.listener = point
+            self.yaw = law.yaw_from_heading_rad(found.heading_rad)
+        bad = point is None
+        if bad and not self._camera_reported:
+            self.events.emit(SOURCE, "skip", reason="camera not finite", caller="camera")
+        self._camera_reported = bad
 
     def emitter(self, entity: int) -> EnginePoint | None:
         """``entity``'s emitter point by the seed's rules."""
