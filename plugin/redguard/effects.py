@@ -9,20 +9,25 @@ returns ``(pcm, sample_bits)`` for a registered name.
 
 Banks load from TOML (``[[effect]]`` tables with ``index``, ``file`` (a WAV,
 8- or 16-bit PCM), ``sample_rate_hz``, ``base_volume`` (default 64, the shipped
-value), ``loop_flag``) or are built in code with ``add``.
+value), ``loop_flag``), are built in code with ``add``, or read the retail
+MAIN.SFX lazily (``attach``: an effect's PCM is read the first time it is asked
+for, ``soundscape.redguard.sfx_file``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from soundscape.audio.wav import read_wav
 from soundscape.datafile import read_toml
 from soundscape.errors import DataError
+
+if TYPE_CHECKING:
+    from soundscape.redguard.sfx_file import SfxFile
 
 SFX_PREFIX = "rg.sfx."
 SHIPPED_BASE_VOLUME = 64
@@ -86,11 +91,27 @@ class EffectBank:
     the range with no data (a bank built sparsely) also starts nothing.
     """
 
-    def __init__(self, sounds: Any = None, count: int = 0) -> None:
+    def __init__(self, sounds: Any = None, count: int = 0, events: Any = None) -> None:
         self.sounds = sounds
+        self.events = events
         self.count = int(count)
         self._effects: dict[int, Effect] = {}
         self._by_name: dict[str, Effect] = {}
+        self.sfx: SfxFile | None = None
+        """The attached MAIN.SFX (``attach``), read as effects are first asked for."""
+        self._refused: set[int] = set()
+
+    def attach(self, sfx: SfxFile) -> None:
+        """Play the effects of a retail MAIN.SFX: ``count`` becomes its effect count and
+        each effect's PCM is read the first time ``get`` asks for it (then kept).
+
+        Effects already added keep their data; an index the file has is read from it.
+        """
+        self.sfx = sfx
+        self.count = sfx.count
+        self._refused.clear()
+        for index in [i for i in self._effects if i < sfx.count]:
+            del self._by_name[self._effects.pop(index).sound_name]
 
     def add(
         self,
@@ -136,7 +157,26 @@ class EffectBank:
         """The effect ``index`` or None when it is out of range or absent."""
         if index < 0 or index >= self.count:
             return None
-        return self._effects.get(index)
+        effect = self._effects.get(index)
+        if effect is None and self.sfx is not None and index < self.sfx.count:
+            effect = self._read(self.sfx, index)
+        return effect
+
+    def _read(self, sfx: SfxFile, index: int) -> Effect | None:
+        """Effect ``index`` from MAIN.SFX; a read that fails is logged once, then silent."""
+        if index in self._refused:
+            return None
+        header = sfx.entries[index].header
+        try:
+            pcm = sfx.read_pcm(index)
+            return self.add(index, pcm, header.sample_rate_hz, base_volume=header.level,
+                            loop_flag=header.loop_flag & 0xFF, source=sfx.source)
+        except DataError as error:
+            self._refused.add(index)
+            if self.events is not None:
+                self.events.emit("redguard", "error", sound=index, reason="MAIN.SFX",
+                                 error=str(error))
+            return None
 
     def pcm_for(self, sound_name: str) -> tuple[np.ndarray, int] | None:
         """``(pcm, sample_bits)`` of the effect registered as ``sound_name``."""
