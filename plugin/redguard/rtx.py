@@ -6,6 +6,10 @@ label's payload); every entry used is a cache-exhaustion error, never an
 eviction. The periodic update keeps an entry whose remembered sample is playing
 (Miles status 4), otherwise forgets the sample, re-arms a used entry to age 8
 and releases an unused one whose age is strictly less than the elapsed ticks.
+
+The store holds clips added in code or from TOML, and reads the retail
+ENGLISH.RTX lazily once attached (``RtxStore.attach``): a line is read from the
+file the first time it is looked up (``soundscape.redguard.rtx_file``).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from soundscape.laws import redguard as law
 from soundscape.redguard.effects import read_wav_pcm, register_pcm
 
 if TYPE_CHECKING:
+    from soundscape.redguard.rtx_file import RtxFile
     from soundscape.redguard.runtime import RedguardRuntime
 
 CACHE_ENTRIES = 20
@@ -79,10 +84,21 @@ class RtxClip:
 class RtxStore:
     """The RTX file: clips by (lowercased) label; voiced clips go into the sound bank."""
 
-    def __init__(self, sounds: Any = None) -> None:
+    def __init__(self, sounds: Any = None, events: Any = None) -> None:
         self.sounds = sounds
+        self.events = events
         self._clips: dict[str, RtxClip] = {}
         self._by_name: dict[str, RtxClip] = {}
+        self.rtx: RtxFile | None = None
+        """The attached ENGLISH.RTX (``attach``), read a line at a time."""
+        self._refused: set[str] = set()
+
+    def attach(self, rtx: RtxFile) -> None:
+        """Look lines up in a retail ENGLISH.RTX: each is read (text, and audio into the
+        sound bank) the first time ``find`` asks for it, then kept. Clips added
+        before keep precedence over the file's lines of the same label."""
+        self.rtx = rtx
+        self._refused.clear()
 
     def add(self, label: str, text: str, pcm: np.ndarray | None = None, *,
             sample_rate_hz: int = 22050, header_volume: int = 100) -> RtxClip:
@@ -145,7 +161,31 @@ class RtxStore:
                 raise DataError(source, record, error.field, error.problem) from None
 
     def find(self, label: str) -> RtxClip | None:
-        return self._clips.get(file_label(label))
+        """The clip ``label`` (looked up lowercased), read from the attached file if new."""
+        key = file_label(label)
+        clip = self._clips.get(key)
+        if clip is None and self.rtx is not None and key in self.rtx:
+            clip = self._read(self.rtx, key)
+        return clip
+
+    def _read(self, rtx: RtxFile, key: str) -> RtxClip | None:
+        """Line ``key`` from ENGLISH.RTX; a read that fails is logged once, then absent."""
+        if key in self._refused:
+            return None
+        try:
+            line = rtx.read(key)
+            if line is None:
+                return None
+            if line.header is None:
+                return self.add(key, line.text)
+            return self.add(key, line.text, line.pcm, sample_rate_hz=line.header.sample_rate_hz,
+                            header_volume=line.header.level)
+        except DataError as error:
+            self._refused.add(key)
+            if self.events is not None:
+                self.events.emit("redguard", "error", sound=key, reason="ENGLISH.RTX",
+                                 error=str(error))
+            return None
 
     def pcm_for(self, sound_name: str) -> tuple[np.ndarray, int] | None:
         clip = self._by_name.get(sound_name)
