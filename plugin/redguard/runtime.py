@@ -14,6 +14,8 @@ without comparing owner or effect.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import esper
 import numpy as np
@@ -38,6 +40,9 @@ from soundscape.redguard.surface import SurfaceRemap
 from soundscape.redguard.surface_value import GroundSupport, SurfaceTypes, apply_support
 from soundscape.redguard.system import NominalTicks
 from soundscape.redguard.tasks import TaskList
+
+if TYPE_CHECKING:
+    from soundscape.redguard.game_folder import RgGameFolder
 
 SOURCE = "redguard"
 START_INDEX_PLAYER = law.START_INDEX_PLAYER
@@ -73,7 +78,7 @@ class RedguardRuntime:
     def __init__(self, ctx: Context, bank: ChannelBank, config: RgConfig | None = None) -> None:
         self.ctx, self.bank = ctx, bank
         self.config = config or RgConfig()
-        self.effects = EffectBank(ctx.sounds, 0)
+        self.effects = EffectBank(ctx.sounds, 0, ctx.events)
         self.surface = SurfaceRemap()
         self.surface_types = SurfaceTypes()
         self.start_index = START_INDEX_PLAYER
@@ -86,7 +91,7 @@ class RedguardRuntime:
         self.radius = self.config.radius
         self.units_per_m = self.config.units_per_m
         self.events = ctx.events
-        self.rtx_store = RtxStore(ctx.sounds)
+        self.rtx_store = RtxStore(ctx.sounds, ctx.events)
         self.rtx = RtxCache(self, self.rtx_store)
         self.dialogue = DialogueTable(self, self.config.dialogue_records)
         self.tasks = TaskList(self)
@@ -101,6 +106,43 @@ class RedguardRuntime:
         self.script = ScriptCalls(self)
         self.nominal = NominalTicks(ctx.clock, ctx.settings.redguard_tick_s)
         """Whole nominal ticks (``Settings.redguard_tick_s``) the Redguard frame steps."""
+        self.game_folder: RgGameFolder | None = None
+        """The retail game folder ``load_game_folder`` opened, if any."""
+
+    # -- configuration and retail data -------------------------------------------
+
+    def apply_config(self, config: RgConfig) -> None:
+        """Run on ``config`` from now: radius, master and effect count at once; the
+        dialogue records are re-made (empty) when their number changes."""
+        self.config = config
+        self.radius = config.radius
+        self.master = config.master_volume
+        self.units_per_m = config.units_per_m
+        self.effects.count = config.effect_count
+        if len(self.dialogue.records) != config.dialogue_records:
+            self.dialogue = DialogueTable(self, config.dialogue_records)
+
+    def load_game_folder(self, path: str | Path) -> RgGameFolder:
+        """Run on the retail game's own files: SYSTEM.INI, SURFACE.INI, the RTX file
+        and SOUND/MAIN.SFX in the folder ``path`` (``soundscape.redguard.game_folder``).
+
+        Opening reads the INI files, MAIN.SFX's effect headers and the RTX index;
+        an effect's PCM is read when it first plays, an RTX line when first looked
+        up. A folder opened before is closed.
+
+        Raises:
+            DataError: a missing or malformed file (names the file, the offset or
+                section, and the field).
+        """
+        from soundscape.redguard.game_folder import open_game_folder
+
+        previous = self.game_folder
+        self.game_folder = open_game_folder(self, path)
+        if previous is not None:
+            previous.close()
+        self.events.emit(SOURCE, "game_folder", sound=str(path),
+                         effects=self.game_folder.sfx.count, lines=len(self.game_folder.rtx))
+        return self.game_folder
 
     # -- listener and curve ---------------------------------------------------
 
