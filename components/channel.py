@@ -92,6 +92,11 @@ class Channel:
     cursor_frames: float = 0.0
     length_frames: int = 0
     sample_rate_hz: int = 0
+    rate_scale: float = 1.0
+    """Multiplies a retail profile's buffer rate (Oni's 22,050 x pitch, Redguard's
+    ``rate_hz``): the sound's frames per frame of its original (1 unless the sound
+    was converted for the ``modern`` profile); Oni ``oni_buffer_rate = "source"``
+    makes it the sound's rate over 22,050."""
     started_tick: int = -1
     gain_left: float = 0.0
     gain_right: float = 0.0

@@ -20,6 +20,9 @@ BACKENDS = ("auto", "pyglet", "offline", "none")
 """Where the mix goes (``Settings.backend``)."""
 
 WHEN_INACTIVE = ("pause", "play")
+
+ONI_BUFFER_RATES = ("retail", "source")
+"""How an Oni channel's buffer rate is chosen (``Settings.oni_buffer_rate``)."""
 """What a plugin's audio does while another esper world is current."""
 
 
@@ -52,6 +55,10 @@ class Settings:
         ambient_volume: AC ``SoundManager::ambient_sound_volume`` (the slider).
         effect_volume: AC ``SoundManager::effect_sound_volume``.
         sound_root: folder the sound bank resolves names in (None: synthesised only).
+        oni_buffer_rate: ``"retail"`` (the default, seed 001 l.86, 0x485460): every Oni
+            voice plays at 22,050 x pitch Hz whatever its file's rate, so a 44.1 kHz
+            file sounds an octave low (one ``rate_mismatch`` event per such sound);
+            ``"source"``: at the file's own rate x pitch.
         redguard_tick_s: the Redguard runtime's nominal tick in seconds (default
             21/256 s, seed 002): its maintenance, tasks, dialogue and RTX cache run
             once a plugin frame in which at least one whole nominal tick elapsed, and
@@ -72,6 +79,7 @@ class Settings:
     sound_root: Path | None = None
     redguard_tick_s: float = REDGUARD_TICK_S
     when_world_inactive: str = "pause"
+    oni_buffer_rate: str = "retail"
     extra: dict[str, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -87,6 +95,9 @@ class Settings:
         if self.when_world_inactive not in WHEN_INACTIVE:
             raise ValueError(f"Settings.when_world_inactive: {self.when_world_inactive!r} "
                              f"is not one of {WHEN_INACTIVE}")
+        if self.oni_buffer_rate not in ONI_BUFFER_RATES:
+            raise ValueError(f"Settings.oni_buffer_rate: {self.oni_buffer_rate!r} is not one "
+                             f"of {ONI_BUFFER_RATES}")
         if self.tick_hz <= 0:
             raise ValueError(f"Settings.tick_hz must be positive, got {self.tick_hz}")
         if self.sample_rate_hz <= 0 or self.block_frames <= 0:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import esper
 
 from soundscape.audio.channel_rules import free_channel, oni_channel, redguard_channel
-from soundscape.audio.profiles import apply_law, held_rate_hz
+from soundscape.audio.profiles import ONI_BUFFER_RATE_HZ, apply_law, held_rate_hz
 from soundscape.components.channel import (
     AMBIENT,
     CAN_PAN,
@@ -40,7 +40,7 @@ from soundscape.context import Context
 from soundscape.errors import SoundscapeError
 
 if TYPE_CHECKING:
-    from soundscape.audio.sounds import SoundBank
+    from soundscape.audio.sounds import Sound, SoundBank
 
 POLICIES = ("oni", "redguard", "virtual")
 OVERALL_SLIDE_PER_FRAME = 0.05
@@ -89,6 +89,7 @@ class ChannelBank:
         self.on_end: list[EndCallback] = []
         self.on_steal: list[StealCallback] = []
         self.missing_reported: set[str] = set()
+        self._rate_reported: set[str] = set()
         self.overall_volume = 1.0
         """Bank-wide volume (Oni's overall volume): part of the ``oni`` law's product,
         a plain factor on the side gains of the other profiles."""
@@ -200,7 +201,8 @@ class ChannelBank:
         if channel is None:
             return False
         try:
-            data = self.ctx.sounds.get(sound) if self.ctx.has("sounds") else None
+            data = self.ctx.sounds.get(sound, self.convert_rate_hz) if self.ctx.has(
+                "sounds") else None
             problem = None if data is not None else "missing"
         except SoundscapeError as error:  # a corrupt file or a name escaping the root
             data, problem = None, str(error)
@@ -219,6 +221,7 @@ class ChannelBank:
         channel.rate_hz = float(rate_hz) if rate_hz is not None else float(data.sample_rate_hz)
         channel.loop = loop
         channel.length_frames, channel.sample_rate_hz = data.frames, data.sample_rate_hz
+        channel.rate_scale = self._rate_scale(sound, data)
         if channel.playing:
             self.cuts.append((channel.index, channel.serial))  # a restart cuts the old sound
         channel.serial += 1
@@ -236,6 +239,28 @@ class ChannelBank:
         self.ctx.events.emit(self.name, "start", sound=sound, channel=channel.index, pos=position,
                              gain=channel.volume, pan=channel.pan, owner=channel.owner)
         return True
+
+    @property
+    def convert_rate_hz(self) -> int | None:
+        """The rate this bank's sounds are converted to at load: the output rate for the
+        ``modern`` profile (``SoundBank.get``), None for the retail profiles."""
+        return self.ctx.settings.sample_rate_hz if self.profile == "modern" else None
+
+    def _rate_scale(self, name: str, data: Sound) -> float:
+        """``Channel.rate_scale`` for ``data``: Oni ``"source"`` plays the sound's own
+        rate; Oni ``"retail"`` plays 22,050 x pitch and logs one ``rate_mismatch`` per
+        sound made at another rate (seed 001 l.86)."""
+        if self.profile != "oni":
+            return data.rate_scale
+        if self.ctx.settings.oni_buffer_rate == "source":
+            return data.sample_rate_hz / ONI_BUFFER_RATE_HZ
+        if data.original_rate_hz != ONI_BUFFER_RATE_HZ and name not in self._rate_reported:
+            self._rate_reported.add(name)
+            self.ctx.events.emit(self.name, "rate_mismatch", sound=name,
+                                 rate_hz=data.original_rate_hz,
+                                 buffer_rate_hz=int(ONI_BUFFER_RATE_HZ),
+                                 reason="plays at 22,050 x pitch (oni_buffer_rate = 'retail')")
+        return data.rate_scale
 
     def stop(self, handle: Handle | None, reason: str = "stop") -> bool:
         """Stop the handle's sound now (no end callback). False for a stale handle."""

@@ -7,10 +7,15 @@ frame at the mixer's rate). Retail profiles keep their quantisation:
 * ``ac``: integer dB and pan -15..15, x100 to DirectSound (``laws.directsound``).
 * ``oni``: the linear product times the bank's overall volume to hundredths of
   a dB (0x485480), pan in hundredths of a dB; above 1 the set fails and the
-  previous gains stay; the buffer runs at 22,050 x pitch Hz (0x485460).
+  previous gains stay; the buffer runs at 22,050 x pitch Hz (0x485460), or at
+  the sound's own rate x pitch under ``Settings.oni_buffer_rate = "source"``.
 * ``redguard``: the Miles 16-bit coefficients ``floor(T[p] v / 127)`` / 128
   (8-bit: ``(v + 1) T[p] / 128^2``) and the channel's ``rate_hz``.
-* ``modern``: equal-power pan of a linear gain; the sound's rate times pitch.
+* ``modern``: equal-power pan of a linear gain; the sound's rate times pitch
+  (the sound was converted to the output rate at load, so pitch 1 is a plain copy).
+
+Oni and Redguard rates are multiplied by ``Channel.rate_scale``: a sound
+converted for ``modern`` still plays as its original would.
 """
 
 from __future__ import annotations
@@ -84,9 +89,9 @@ def redguard_gains(volume: float, pan: float, bits: int) -> tuple[float, float]:
 def playback_rate_hz(profile: str, channel: Channel) -> float:
     """Source frames a second for ``channel`` under ``profile``."""
     if profile == "oni":
-        return ONI_BUFFER_RATE_HZ * channel.pitch
+        return ONI_BUFFER_RATE_HZ * channel.rate_scale * channel.pitch
     if profile == "redguard":
-        return channel.rate_hz
+        return channel.rate_hz * channel.rate_scale
     return channel.sample_rate_hz * channel.pitch
 
 

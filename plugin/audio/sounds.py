@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from soundscape.audio import resample
 from soundscape.audio.decoders import (
     SUFFIXES,
     WavDecoder,
@@ -38,6 +39,8 @@ class Sound:
 
     ``pcm`` keeps the original integer samples of 8-bit (uint8) and 16-bit
     (int16) PCM files for the Redguard Miles mixer path; ``bits`` is their width.
+    ``source_rate_hz`` is the file's own rate when the sound was converted to
+    ``sample_rate_hz`` for the ``modern`` profile (0: not converted).
     """
 
     name: str
@@ -45,6 +48,22 @@ class Sound:
     sample_rate_hz: int
     pcm: np.ndarray | None = None
     bits: int = 0
+    source_rate_hz: int = 0
+
+    @property
+    def original_rate_hz(self) -> int:
+        """The rate the sound was made at (before any conversion)."""
+        return self.source_rate_hz or self.sample_rate_hz
+
+    @property
+    def rate_scale(self) -> float:
+        """Frames of this sound per frame of the original: 1 unless converted.
+
+        A retail profile that plays a converted sound at its documented rate (Oni's
+        22,050 x pitch, Redguard's rate) multiplies that rate by this, so it sounds
+        as the original would.
+        """
+        return self.sample_rate_hz / self.original_rate_hz
 
     @property
     def frames(self) -> int:
@@ -95,11 +114,12 @@ class SoundBank:
         """Bumped whenever a sound is added or replaced (the mixer re-packs then)."""
 
     def add(self, name: str, samples: np.ndarray, sample_rate_hz: int, *,
-            pcm: np.ndarray | None = None, bits: int = 0) -> Sound:
+            pcm: np.ndarray | None = None, bits: int = 0, source_rate_hz: int = 0) -> Sound:
         """Register ``samples`` (mono 1-D or (frames, channels)) under ``name``.
 
         ``pcm``/``bits`` optionally keep the integer samples (int16 for 16-bit,
-        uint8 for 8-bit) the Redguard Miles path mixes.
+        uint8 for 8-bit) the Redguard Miles path mixes. ``source_rate_hz``: the
+        original rate of samples already converted to ``sample_rate_hz``.
         """
         array = _check_frames(name, np.asarray(samples, dtype=np.float32))
         if not sample_rate_hz > 0:  # NaN too
@@ -117,7 +137,8 @@ class SoundBank:
             if pcm.shape != array.shape or pcm.dtype not in (np.int16, np.uint8):
                 raise InputError(f"sound {name!r}: pcm must be int16/uint8 of the samples' shape")
             bits = 16 if pcm.dtype == np.int16 else 8
-        sound = Sound(name, np.ascontiguousarray(array), int(sample_rate_hz), pcm, bits)
+        sound = Sound(name, np.ascontiguousarray(array), int(sample_rate_hz), pcm, bits,
+                      int(source_rate_hz))
         self._sounds[name] = sound
         self.missing.discard(name)
         self.refused.pop(name, None)
@@ -156,11 +177,13 @@ class SoundBank:
                 return candidate
         return None
 
-    def load(self, name: str) -> Sound:
+    def load(self, name: str, rate_hz: int | None = None) -> Sound:
         """Decode the sound file ``name`` from the root (see ``find``).
 
         The file is decoded straight into the sound's array, a piece at a time
         (``decoders.decode_all``): loading holds about one copy of the sound.
+        With ``rate_hz`` (the ``modern`` profile's output rate) a file at another
+        rate is converted while it is decoded (``soundscape.audio.resample``).
 
         Raises:
             InputError: the name escapes the root.
@@ -172,13 +195,40 @@ class SoundBank:
         if path is None:
             raise FileNotFoundError(str(self.resolve(name)))
         with open_decoder(path) as decoder:
+            rate = decoder.sample_rate_hz
+            if rate_hz is not None and rate != rate_hz and resample.available():
+                samples = resample.convert_stream(lambda buffer: decoder.read(len(buffer), buffer),
+                                                  decoder.frames, decoder.channels, rate, rate_hz)
+                self._log_conversion(name, rate, rate_hz)
+                return self.add(name, samples, rate_hz, source_rate_hz=rate)
             samples = decode_all(decoder)
             pcm = decode_pcm(decoder) if isinstance(decoder, WavDecoder) and decoder.bits else None
-            rate = decoder.sample_rate_hz
         return self.add(name, samples, rate, pcm=pcm)
 
-    def get(self, name: str) -> Sound | None:
+    def _log_conversion(self, name: str, from_hz: int, to_hz: int) -> None:
+        if self.events is not None:
+            self.events.emit("sounds", "resampled", sound=name, from_hz=from_hz, to_hz=to_hz)
+
+    def at_rate(self, sound: Sound, rate_hz: int | None) -> Sound:
+        """``sound`` converted to ``rate_hz`` once (it replaces the bank's entry), for the
+        ``modern`` profile; the sound itself when it is at that rate already, when
+        ``rate_hz`` is None or when python-soxr is missing.
+
+        The converted sound keeps its original rate (``Sound.source_rate_hz``), so a
+        retail voice of it still plays it as the original (``Sound.rate_scale``);
+        its integer PCM is dropped (the Redguard Miles path then mixes it as floats).
+        """
+        if rate_hz is None or sound.sample_rate_hz == rate_hz or not resample.available():
+            return sound
+        samples = resample.convert(sound.samples, sound.sample_rate_hz, rate_hz)
+        self._log_conversion(sound.name, sound.sample_rate_hz, rate_hz)
+        return self.add(sound.name, samples, rate_hz, source_rate_hz=sound.original_rate_hz)
+
+    def get(self, name: str, rate_hz: int | None = None) -> Sound | None:
         """The sound called ``name``, loading it from the root on first use.
+
+        ``rate_hz`` (the ``modern`` profile passes the output rate): the sound
+        converted to that rate once, at load (``at_rate``).
 
         None when it cannot be found: the name joins the negative cache (no
         further file look-ups) and is logged once as ``missing``. A name that
@@ -188,7 +238,7 @@ class SoundBank:
         """
         sound = self._sounds.get(name)
         if sound is not None:
-            return sound
+            return self.at_rate(sound, rate_hz)
         if name in self.missing:
             return None
         refused = self.refused.get(name)
@@ -196,7 +246,7 @@ class SoundBank:
             raise refused
         if self.root is not None:
             try:
-                return self.load(name)
+                return self.load(name, rate_hz)
             except FileNotFoundError:
                 pass
             except SoundscapeError as error:  # corrupt, or escapes the root: cached too

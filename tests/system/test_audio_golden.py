@@ -21,11 +21,15 @@ from soundscape.components.channel import ChannelKind
 from soundscape.components.emitter import Emitter
 from soundscape.components.spatial import Listener, Position
 
-GOLDEN_SHA256 = "7c78a34d3387f50a75275e30d8bde7d6057a5d4136733488e096cf7f096b5d85"
+GOLDEN_SHA256 = "e44f310bc1fe834c96f7b428117ac60ba2a035499660d8deb55c3346a6fff8a0"
+# The same scene with the modern emitter silent (hum_volume=0): the retail voices alone
+# (ac, oni, the Redguard Miles path). Pinned before the modern profile began converting
+# sounds to the output rate at load (issue 15): only the modern voice's bytes changed.
+RETAIL_SHA256 = "5bf9069f65c38b43adfe2add3cbfa77997b2a722a47a1155ea73a83a0a0633a1"
 TICKS = 600  # 10 s
 
 
-def render_scene() -> tuple[np.ndarray, list[dict]]:
+def render_scene(hum_volume: float = 0.7) -> tuple[np.ndarray, list[dict]]:
     plugin = SoundscapePlugin(Settings(seed=7, backend="offline", features=("audio",))).install()
     ctx = plugin.context
     sounds = ctx.sounds
@@ -50,7 +54,7 @@ def render_scene() -> tuple[np.ndarray, list[dict]]:
     rg.play(rg.acquire(start_index=6), "torch", volume=100, pan=96, rate_hz=21_538, loop=True)
 
     esper.create_entity(Listener(heading_rad=0.0), Position(0.0, 0.0, 0.0))
-    hum = esper.create_entity(Emitter("hum", volume=0.7, min_distance_m=2.0,
+    hum = esper.create_entity(Emitter("hum", volume=hum_volume, min_distance_m=2.0,
                                       max_distance_m=40.0), Position(-10.0, 0.0, 5.0))
     for tick in range(TICKS):
         if tick == 120:
@@ -84,3 +88,8 @@ def test_golden_hash_is_stable():
     assert np.array_equal(first, second)
     digest = hashlib.sha256(first.tobytes()).hexdigest()
     assert digest == GOLDEN_SHA256, digest
+
+
+def test_retail_voices_render_as_before_the_modern_conversion():
+    audio, _ = render_scene(hum_volume=0.0)
+    assert hashlib.sha256(audio.tobytes()).hexdigest() == RETAIL_SHA256
