@@ -50,12 +50,16 @@ def in_hearing(distance_sq: float, far: float) -> bool:
     """False when ``far^2 < distance_sq / 9`` (``OSiCalc_PositionAndVolume``, 0x52b134).
 
     ``distance_sq`` is ``|place - listener|^2`` in Oni units; ``far`` the sound's
-    maximum distance. A sound is heard up to three times its far distance.
+    maximum distance. A sound is heard up to three times its far distance. Every
+    hearing test of the Oni and occlusion features is this one; a NaN distance or
+    far distance is out of hearing.
 
     >>> in_hearing(30.0 ** 2, 10.0), in_hearing(30.01 ** 2, 10.0)
     (True, False)
+    >>> in_hearing(math.nan, 10.0), in_hearing(1.0, math.nan), in_hearing(math.inf, 10.0)
+    (False, False, False)
     """
-    return not (far * far < distance_sq / HEARING_FACTOR_SQ)
+    return far * far >= distance_sq / HEARING_FACTOR_SQ
 
 
 def flyby_point(

@@ -18,7 +18,12 @@ import esper
 from soundscape.components.occlusion import Occluded, Wall
 from soundscape.components.spatial import Position
 from soundscape.errors import InputError
-from soundscape.laws.oni import OCCLUSION_MAX_WALLS, OCCLUSION_NO_OCCLUSION_ABOVE, occlusion_volume
+from soundscape.laws.oni import (
+    OCCLUSION_MAX_WALLS,
+    OCCLUSION_NO_OCCLUSION_ABOVE,
+    in_hearing,
+    occlusion_volume,
+)
 from soundscape.listener import usable
 from soundscape.occlusion.flybys import FlybyTable
 from soundscape.occlusion.rules import CACHE_TICKS, OcclusionResult, count_walls
@@ -160,7 +165,7 @@ class OcclusionService:
     def _evaluate(self, place: Vec3, listener: Vec3, far: float, min_occ: float) -> OcclusionResult:
         u = self.units_per_m
         dx, dy, dz = place[0] - listener[0], place[1] - listener[1], place[2] - listener[2]
-        if far * far < (dx * dx + dy * dy + dz * dz) * u * u / 9.0:
+        if not in_hearing((dx * dx + dy * dy + dz * dz) * u * u, far):
             return OcclusionResult(0.0, 0, False)
         if min_occ > OCCLUSION_NO_OCCLUSION_ABOVE:
             return OcclusionResult(1.0, 0, True)
@@ -192,8 +197,10 @@ class OcclusionService:
             self.last_rays = {e: r for e, r in self.last_rays.items() if e in live}
         bad = self._bad_places
         due: list[tuple[int, Vec3, Occluded]] = []
-        inf, period, no_occlusion = _INF, CACHE_TICKS, OCCLUSION_NO_OCCLUSION_ABOVE
-        # This loop runs for every record every tick: plain arithmetic on locals, no calls.
+        inf, period, no_occlusion, hearing = _INF, CACHE_TICKS, OCCLUSION_NO_OCCLUSION_ABOVE, \
+            in_hearing
+        # This loop runs for every record every tick: plain arithmetic on locals; its one
+        # call is the hearing law (laws.oni.in_hearing), kept in one place.
         for entity, (pos, occ) in records:
             dx, dy, dz = pos.x_m - lx, pos.y_m - ly, pos.z_m - lz
             d2 = (dx * dx + dy * dy + dz * dz) * u2
@@ -203,7 +210,7 @@ class OcclusionService:
                 continue
             if bad and entity in bad:
                 bad.discard(entity)
-            if far * far < d2 / 9.0:  # in_hearing(), inlined
+            if not hearing(d2, far):
                 occ.in_hearing = False
                 continue
             occ.in_hearing = True

@@ -13,6 +13,7 @@ import math
 from typing import TYPE_CHECKING
 
 from soundscape.errors import InputError
+from soundscape.laws.oni import in_hearing
 from soundscape.oni.groups import play_permutation, select_permutation
 
 if TYPE_CHECKING:
@@ -110,6 +111,6 @@ class Impulses:
             if not result.in_hearing:
                 return False
             volume *= result.volume
-        elif imp.far ** 2 < snd.distance_units(pos) ** 2 / 9.0:
+        elif not in_hearing(snd.distance_units(pos) ** 2, imp.far):
             return False
         return self.play(name, pos, volume)

@@ -29,6 +29,7 @@ from soundscape.components.occlusion import Occluded
 from soundscape.components.oni import PlacedAmbient
 from soundscape.components.spatial import Position
 from soundscape.errors import InputError
+from soundscape.laws.oni import in_hearing
 
 if TYPE_CHECKING:
     from soundscape.oni.sound import OniSound
@@ -71,7 +72,7 @@ class PlacedTable:
                 occ.cache_tick = snd.ctx.clock.tick
             return occ.in_hearing, occ.volume
         d = snd.distance_units(pos.as_tuple())
-        occ.in_hearing = d * d <= rec.far * rec.far * 9.0  # NaN: out of hearing
+        occ.in_hearing = in_hearing(d * d, rec.far)  # NaN: out of hearing
         return occ.in_hearing, 1.0
 
     # -- the game's calls ---------------------------------------------------------------
@@ -114,8 +115,8 @@ class PlacedTable:
                 self._free(index, "could not start")
                 return None
             return index
-        in_hearing, occlusion = self.hearing(index, fresh=True)
-        if in_hearing:
+        heard, occlusion = self.hearing(index, fresh=True)
+        if heard:
             self._start_sound(index, rec, rec.volume * occlusion)
         elif rec.play_once:  # a play-once record in hearing whose start failed retries
             self._free(index, "out of hearing")
@@ -196,12 +197,12 @@ class PlacedTable:
             if pos is None or occ is None:
                 continue
             if occlusion_on:
-                in_hearing, occlusion = occ.in_hearing, occ.volume
+                heard, occlusion = occ.in_hearing, occ.volume
             else:  # no walls: the hearing test alone (a NaN place is out of hearing)
                 d2 = ((pos.x_m - lx) ** 2 + (pos.y_m - ly) ** 2 + (pos.z_m - lz) ** 2) * u2
-                in_hearing = occ.in_hearing = d2 <= rec.far * rec.far * 9.0
+                heard = occ.in_hearing = in_hearing(d2, rec.far)
                 occlusion = 1.0
-            if not in_hearing:
+            if not heard:
                 if rec.sound_id >= 0:
                     self._out_of_hearing(index, rec, pos)
                 continue
