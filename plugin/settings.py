@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from soundscape.errors import DataError
 
 PROFILES = ("ac", "oni", "redguard", "modern")
 """The gain/pan/rate laws an emitter or channel bank can ask for (DESIGN.md)."""
@@ -24,6 +27,14 @@ WHEN_INACTIVE = ("pause", "play")
 ONI_BUFFER_RATES = ("retail", "source")
 """How an Oni channel's buffer rate is chosen (``Settings.oni_buffer_rate``)."""
 """What a plugin's audio does while another esper world is current."""
+
+EXTRA_KEYS = {
+    "ac_origin_block": "ac (soundscape.ac.config.AcConfig)",
+    "ac_ambient_enabled": "ac (soundscape.ac.config.AcConfig)",
+    "oni_units_per_m": "oni and occlusion (soundscape.oni.config.OniConfig)",
+    "redguard": "redguard (soundscape.redguard.config.RgConfig)",
+}
+"""Every key ``Settings.extra`` may hold, and the features' typed settings that read it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +74,9 @@ class Settings:
             21/256 s, seed 002): its maintenance, tasks, dialogue and RTX cache run
             once a plugin frame in which at least one whole nominal tick elapsed, and
             count lifetimes, the periodic reset and cache ages in those ticks.
+        extra: the runtimes' own settings, one key each (``EXTRA_KEYS``); each
+            feature reads its keys into a typed, validated config when it installs
+            (``AcConfig``, ``OniConfig``, ``RgConfig``). An unknown key is refused.
     """
 
     seed: int = 0
@@ -107,6 +121,14 @@ class Settings:
                 math.isfinite(tick_s) and tick_s > 0.0):
             raise ValueError(f"Settings.redguard_tick_s must be a positive finite number of "
                              f"seconds, got {tick_s!r}")
+        if not isinstance(self.extra, dict):
+            raise ValueError(f"Settings.extra must be a dict, got {type(self.extra).__name__}")
+        for key in self.extra:
+            if key not in EXTRA_KEYS:
+                close = difflib.get_close_matches(str(key), EXTRA_KEYS, n=1)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                raise DataError("Settings", "extra", str(key),
+                                f"unknown setting; {hint}known: {sorted(EXTRA_KEYS)}")
         for name in ("ambient_volume", "effect_volume"):
             value = getattr(self, name)
             if not (math.isfinite(value) and value >= 0.0):

@@ -38,6 +38,7 @@ import numpy as np
 
 from soundscape.ac.accumulate import RebuildSnapshot, accumulate_ring
 from soundscape.ac.ambient import Ambient
+from soundscape.ac.config import AcConfig
 from soundscape.ac.landscape import Landscape, build_landblock
 from soundscape.ac.region import Region
 from soundscape.ac.region_toml import load_region
@@ -59,6 +60,7 @@ class AcRuntime:
     """The AC ambient runtime on ``ctx.ac``: region, landscape, ``Ambient``, ``CellManager``.
 
     Attributes:
+        config: the runtime's settings (``AcConfig`` from ``Settings.extra``).
         region: the loaded region (None until ``load_region``).
         landscape: the loaded landblocks (synced from ``Landblock`` components).
         ambient: the ``Ambient`` state (sounds, total weight, heap).
@@ -70,12 +72,8 @@ class AcRuntime:
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        origin = ctx.settings.extra.get("ac_origin_block", (0, 0))
-        if not (isinstance(origin, tuple) and len(origin) == 2
-                and all(isinstance(v, int) and not isinstance(v, bool) for v in origin)):
-            raise InputError(
-                f"Settings.extra['ac_origin_block'] must be (x, y) integers, got {origin!r}")
-        self.manager = AcSoundManager(ctx, ctx.rng.msvc("ac"), (int(origin[0]), int(origin[1])),
+        self.config = AcConfig.from_settings(ctx.settings.extra)
+        self.manager = AcSoundManager(ctx, ctx.rng.msvc("ac"), self.config.origin_block,
                                       dice=ctx.rng.lecuyer("ac.random"))
         self.landscape = Landscape(self.manager.origin_block)
         self.ambient = Ambient(self.manager)
@@ -86,7 +84,7 @@ class AcRuntime:
         self.rebuilds = 0
         self._landblock_list: object = None
         self._listener_bad = False
-        self._enabled = bool(ctx.settings.extra.get("ac_ambient_enabled", True))
+        self._enabled = self.config.ambient_enabled
         self.ambient.enabled = self._enabled
         self.dats: AcDats | None = None
 

@@ -6,11 +6,9 @@
 
 from __future__ import annotations
 
-import math
-
 from soundscape.context import Context
-from soundscape.errors import DataError
 from soundscape.occlusion.service import OcclusionService
+from soundscape.oni.config import OniConfig
 from soundscape.system import SoundSystem
 from soundscape.systems.flybys import FlybySystem
 from soundscape.systems.occlusion import OcclusionSystem
@@ -21,10 +19,8 @@ def install(ctx: Context) -> list[SoundSystem]:
     """Create ``ctx.occlusion`` and return its processors.
 
     The setting ``extra["oni_units_per_m"]`` (default 1) scales world metres to
-    Oni units for the hearing test and the counting rules' distances.
+    Oni units for the hearing test and the counting rules' distances; it is read
+    as the Oni runtime reads it (``soundscape.oni.config.OniConfig``).
     """
-    units = ctx.settings.extra.get("oni_units_per_m", 1.0)
-    if not isinstance(units, (int, float)) or not math.isfinite(units) or units <= 0:
-        raise DataError("Settings", "extra", "oni_units_per_m", f"must be positive, got {units!r}")
-    ctx.occlusion = OcclusionService(ctx, float(units))
+    ctx.occlusion = OcclusionService(ctx, OniConfig.from_settings(ctx.settings.extra).units_per_m)
     return [WallSystem(ctx), OcclusionSystem(ctx), FlybySystem(ctx)]

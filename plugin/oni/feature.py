@@ -3,17 +3,15 @@
 ``install`` creates the ``oni`` channel bank (16 channels, 7 stereo, Oni's
 allocation policy and profile), sets ``ctx.oni`` to an ``OniSound`` with its
 ``scripts`` and ``placed`` table, and returns the PLACED_AMBIENTS and
-SOUND_OBJECTS systems. The setting ``extra["oni_units_per_m"]`` (default 1)
-scales world metres to Oni units.
+SOUND_OBJECTS systems. The setting ``extra["oni_units_per_m"]`` (default 1,
+``OniConfig``) scales world metres to Oni units.
 """
 
 from __future__ import annotations
 
-import math
-
 from soundscape.audio.channels import ensure_bank
 from soundscape.context import Context
-from soundscape.errors import DataError
+from soundscape.oni.config import OniConfig
 from soundscape.oni.sound import OniSound
 from soundscape.system import SoundSystem
 from soundscape.systems.placed_ambients import PlacedAmbientSystem
@@ -26,11 +24,8 @@ STEREO_CHANNELS = 7
 
 def install(ctx: Context) -> list[SoundSystem]:
     """Create the ``oni`` bank and ``ctx.oni``; return the Oni processors."""
-    units = ctx.settings.extra.get("oni_units_per_m", 1.0)
-    if isinstance(units, bool) or not isinstance(units, (int, float)) or not (
-            math.isfinite(units) and units > 0):
-        raise DataError("Settings", "extra", "oni_units_per_m", f"must be positive, got {units!r}")
+    config = OniConfig.from_settings(ctx.settings.extra)
     bank = ensure_bank(ctx, "oni", count=CHANNELS, policy="oni", profile="oni",
                        stereo_count=STEREO_CHANNELS)
-    ctx.oni = OniSound(ctx, bank, float(units))
+    ctx.oni = OniSound(ctx, bank, config.units_per_m)
     return [PlacedAmbientSystem(ctx), SoundObjectSystem(ctx)]
