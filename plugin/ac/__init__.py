@@ -9,15 +9,18 @@ from typing import TYPE_CHECKING
 from soundscape import _lazy
 
 if TYPE_CHECKING:
+    from soundscape.ac.config import AcConfig
     from soundscape.ac.feature import install
     from soundscape.ac.runtime import AcRuntime
 
 _EXPORTS = {
     "install": "soundscape.ac.feature",
     "AcRuntime": "soundscape.ac.runtime",
+    "AcConfig": "soundscape.ac.config",
 }
 
 __all__ = [
+    "AcConfig",
     "AcRuntime",
     "install",
 ]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from soundscape import _lazy
 
 if TYPE_CHECKING:
+    from soundscape.oni.config import OniConfig
     from soundscape.oni.feature import CHANNELS, STEREO_CHANNELS, install
     from soundscape.oni.sound import OniSound
 
@@ -17,10 +18,12 @@ _EXPORTS = {
     "CHANNELS": "soundscape.oni.feature",
     "STEREO_CHANNELS": "soundscape.oni.feature",
     "OniSound": "soundscape.oni.sound",
+    "OniConfig": "soundscape.oni.config",
 }
 
 __all__ = [
     "CHANNELS",
+    "OniConfig",
     "OniSound",
     "STEREO_CHANNELS",
     "install",
