@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from soundscape.errors import InputError
+from soundscape.names import check_sound_name
 
 
 def check_distances(min_distance_m: float, max_distance_m: float, where: str) -> None:
@@ -35,7 +36,8 @@ class Emitter:
 
     A non-finite ``Position`` silences the voice (it keeps playing, silently,
     until the position is finite again); distances with ``min > max`` or a
-    negative ``min`` raise InputError when the component is made.
+    negative ``min``, or a sound name that cannot be a file name (a NUL, a lone
+    surrogate, over 255 bytes) raise InputError when the component is made.
 
     Example (a looping fountain heard up to 40 m away)::
 
@@ -67,4 +69,5 @@ class Emitter:
     finished: bool = False
 
     def __post_init__(self) -> None:
+        check_sound_name(self.sound, "Emitter")
         check_distances(self.min_distance_m, self.max_distance_m, "Emitter")

@@ -72,7 +72,7 @@ class Context:
             settings=settings,
             clock=clock,
             rng=Rng(settings.seed),
-            events=EventLog(clock, settings.event_log_path),
+            events=EventLog(clock, settings.event_log_path, settings.event_log_keep),
             world=world,
         )
 

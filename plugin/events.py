@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -116,8 +117,10 @@ def _json_safe(value: Any) -> Any:
 class EventLog:
     """An append-only log of event records, kept in memory and optionally streamed.
 
-    ``keep`` bounds memory for long runs: at least the latest ``keep`` records stay
-    (older ones are dropped in batches); the JSON-lines file always gets all.
+    ``keep`` bounds memory for long runs: the latest ``keep`` records stay in
+    ``records`` (a ``deque``; older ones are dropped and counted in ``dropped``);
+    None keeps every record (a list). The JSON-lines file always gets all of them.
+    The plugin's log keeps ``Settings.event_log_keep`` (10,000 by default).
     ``subscribe`` calls a function with every new record. Records whose event is a
     warning or an error (``log_level``) are also logged to
     ``logging.getLogger("soundscape")``, the first time each cause is seen.
@@ -132,7 +135,10 @@ class EventLog:
         self, clock: Clock, path: str | Path | None = None, keep: int | None = None
     ) -> None:
         self.clock = clock
-        self.records: list[EventRecord] = []
+        self.records: list[EventRecord] | deque[EventRecord] = []
+        self.dropped = 0
+        """Records no longer in memory because ``keep`` bounds it."""
+        self._keep: int | None = None
         self.keep = keep
         self._listeners: list[Callable[[EventRecord], None]] = []
         self._file: IO[str] | None = None
@@ -143,8 +149,22 @@ class EventLog:
         if path is not None:
             self.open(path)
 
+    @property
+    def keep(self) -> int | None:
+        """How many of the latest records stay in memory (None: all)."""
+        return self._keep
+
+    @keep.setter
+    def keep(self, keep: int | None) -> None:
+        if keep is not None and (isinstance(keep, bool) or not isinstance(keep, int) or keep < 1):
+            raise ValueError(f"EventLog.keep must be a positive integer or None, got {keep!r}")
+        old = self.records
+        self.dropped += max(0, len(old) - keep) if keep is not None else 0
+        self.records = list(old) if keep is None else deque(old, maxlen=keep)
+        self._keep = keep
+
     def open(self, path: str | Path) -> None:
-        """Stream every later record to ``path`` as JSON lines."""
+        """Stream every later record to ``path`` as JSON lines (a new file)."""
         self.close()
         self._file = Path(path).open("w", encoding="utf-8")
 
@@ -203,10 +223,10 @@ class EventLog:
         }
         if extra:
             record.update({key: _json_safe(value) for key, value in extra.items()})
-        self.records.append(record)
-        if self.keep is not None and len(self.records) > 2 * self.keep:
-            # Trim in batches: deleting from the front of a list on every emit is O(n).
-            del self.records[: len(self.records) - self.keep]
+        records = self.records
+        if self._keep is not None and len(records) == self._keep:
+            self.dropped += 1
+        records.append(record)
         if self._file is not None:
             self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
         if log_level is not None:
@@ -258,7 +278,7 @@ class EventLog:
         return iter(self.records)
 
     def dumps(self) -> str:
-        """The whole in-memory log as JSON lines."""
+        """The in-memory log (the latest ``keep`` records) as JSON lines."""
         return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in self.records)
 
 

@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from soundscape.datafile import MAX_FILE_BYTES
 from soundscape.errors import DataError
 
 PROFILES = ("ac", "oni", "redguard", "modern")
@@ -21,6 +22,9 @@ nominal tick (seed 002), about 12.2 a second (SYSTEM.INI ``normal_frame_rate = 1
 
 BACKENDS = ("auto", "pyglet", "offline", "none")
 """Where the mix goes (``Settings.backend``)."""
+
+EVENT_LOG_KEEP = 10_000
+"""The default ``Settings.event_log_keep``: the in-memory event log's latest records."""
 
 WHEN_INACTIVE = ("pause", "play")
 
@@ -62,7 +66,16 @@ class Settings:
             several worlds every frame, or keeps a world's music over a menu).
         sample_rate_hz: the mixer's output rate.
         block_frames: the mixer's block size.
-        event_log_path: stream the event log to this JSON-lines file.
+        event_log_path: stream the event log to this JSON-lines file (every record,
+            whatever ``event_log_keep`` keeps in memory).
+        event_log_keep: how many of the latest event records the in-memory log
+            keeps (default 10,000; None keeps every record: a render or a test,
+            not an hours-long game): docs/events.md.
+        max_file_bytes: the largest file soundscape reads whole (a WAV, a TOML
+            data file, a packed desc; default 64 MiB, ``datafile.MAX_FILE_BYTES``;
+            None: no cap). Every file must be a regular file; a path written in
+            a data file resolves inside that file's folder, a sound name inside
+            ``sound_root``.
         ambient_volume: AC ``SoundManager::ambient_sound_volume`` (the slider).
         effect_volume: AC ``SoundManager::effect_sound_volume``.
         sound_root: folder the sound bank resolves names in (None: synthesised only).
@@ -88,6 +101,8 @@ class Settings:
     sample_rate_hz: int = 48_000
     block_frames: int = 1024
     event_log_path: Path | None = None
+    event_log_keep: int | None = EVENT_LOG_KEEP
+    max_file_bytes: int | None = MAX_FILE_BYTES
     ambient_volume: float = 1.0
     effect_volume: float = 1.0
     sound_root: Path | None = None
@@ -129,6 +144,12 @@ class Settings:
                 hint = f"did you mean {close[0]!r}? " if close else ""
                 raise DataError("Settings", "extra", str(key),
                                 f"unknown setting; {hint}known: {sorted(EXTRA_KEYS)}")
+        for name in ("event_log_keep", "max_file_bytes"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or value < 1):
+                raise ValueError(f"Settings.{name} must be a positive integer or None, "
+                                 f"got {value!r}")
         for name in ("ambient_volume", "effect_volume"):
             value = getattr(self, name)
             if not (math.isfinite(value) and value >= 0.0):

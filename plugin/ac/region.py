@@ -173,6 +173,9 @@ def unpack_stb_desc_from(
     ``pack_size = 8 + 20 * count``). ``is_continuous`` is derived.
     """
     view = memoryview(data)
+    if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= len(view):
+        raise DataError(source, record, "offset",
+                        f"{offset!r} is outside the data's 0..{len(view)} bytes")
     if len(view) - offset < HEADER.size:
         raise DataError(source, record, "header", f"truncated: {len(view) - offset} bytes, need 8")
     stb_id, count = HEADER.unpack_from(view, offset)

@@ -13,6 +13,7 @@ Schema (every list is in index order; an index is a position in its list)::
     [[stb]]                     # SoundDesc.STBDesc 0, 1, ...
     id = 0x20000001             # the sound table's DID
     packed = "meadow.stb"       # optional: read the desc from its on-disk packing instead
+                                # (a file inside the region file's folder)
     [[stb.sounds]]              # AmbientSoundDesc
     stype = "Ambient1"          # SoundType name or number
     volume = 0.6
@@ -51,7 +52,7 @@ from soundscape.ac.region import (
     validate_sound_desc,
 )
 from soundscape.ac.sound_types import parse_sound_type
-from soundscape.datafile import read_toml
+from soundscape.datafile import MAX_FILE_BYTES, data_path, read_file, read_toml
 from soundscape.errors import DataError
 from soundscape.laws.ac import f32
 
@@ -62,8 +63,9 @@ MAX_TERRAIN_TYPES = 32
 class _Reader:
     """Field access with errors that name the file, the record and the field."""
 
-    def __init__(self, source: str, base: Path | None) -> None:
-        self.source, self.base = source, base
+    def __init__(self, source: str, base: Path | None,
+                 max_bytes: int | None = MAX_FILE_BYTES) -> None:
+        self.source, self.base, self.max_bytes = source, base, max_bytes
 
     def fail(self, record: str | None, name: str | None, problem: str) -> DataError:
         return DataError(self.source, record, name, problem)
@@ -176,11 +178,11 @@ def _packed(r: _Reader, item: Mapping[str, Any], rec: str) -> AmbientSTBDesc:
     name = item["packed"]
     if not isinstance(name, str) or not name:
         raise r.fail(rec, "packed", "must be a file name")
-    path = (r.base / name) if r.base is not None else Path(name)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise r.fail(rec, "packed", f"cannot read {path}: {error.strerror}") from error
+    if r.base is None:
+        raise r.fail(rec, "packed", "a packed desc needs the region's folder: load the region "
+                     "from its file (or pass base= to region_from_dict)")
+    path = data_path(r.base, name, r.source, rec, "packed")
+    data = read_file(path, r.max_bytes, source=r.source, record=rec, field="packed")
     desc = unpack_stb_desc(data, str(path), rec)
     if "id" in item and r.integer(item, rec, "id", 0, NO_STB) != desc.stb_id:
         raise r.fail(rec, "id", f"{item['id']:#x} differs from the packed id {desc.stb_id:#x}")
@@ -211,16 +213,22 @@ def _sound_tables(r: _Reader, doc: Mapping[str, Any]) -> dict[int, SoundTable]:
 
 
 def region_from_dict(doc: Mapping[str, Any], source: str = "<dict>",
-                     base: Path | None = None) -> Region:
-    """A ``Region`` from the parsed schema above (``source`` names it in errors)."""
-    r = _Reader(source, base)
+                     base: Path | None = None,
+                     max_bytes: int | None = MAX_FILE_BYTES) -> Region:
+    """A ``Region`` from the parsed schema above (``source`` names it in errors).
+
+    ``base`` is the folder ``packed`` names resolve in (None: ``packed`` is refused);
+    ``max_bytes`` caps each packed file read.
+    """
+    r = _Reader(source, base, max_bytes)
     r.table(doc, "region")
     r.keys(doc, "region", {"terrain", "scene", "stb", "sound_table", "name"})
     stb = _stb(r, doc)
     return Region(_terrain(r, doc), _scenes(r, doc, len(stb)), stb, _sound_tables(r, doc), source)
 
 
-def load_region(source: str | Path | Mapping[str, Any]) -> Region:
+def load_region(source: str | Path | Mapping[str, Any],
+                max_bytes: int | None = MAX_FILE_BYTES) -> Region:
     """Load a region from a TOML file path or an already-parsed mapping.
 
     Raises:
@@ -229,4 +237,4 @@ def load_region(source: str | Path | Mapping[str, Any]) -> Region:
     if isinstance(source, Mapping):
         return region_from_dict(source)
     path = Path(source)
-    return region_from_dict(read_toml(path), str(path), path.parent)
+    return region_from_dict(read_toml(path, max_bytes), str(path), path.parent, max_bytes)

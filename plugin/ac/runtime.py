@@ -96,7 +96,8 @@ class AcRuntime:
         The previous ambient state is dropped (``Ambient::Destroy``) and the next
         tick rebuilds.
         """
-        region = source if isinstance(source, Region) else load_region(source)
+        region = source if isinstance(source, Region) else load_region(
+            source, self.ctx.settings.max_file_bytes)
         self.region = region
         self.landscape.set_region(region)
         self.ambient = Ambient(self.manager)

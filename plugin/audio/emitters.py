@@ -38,6 +38,7 @@ from soundscape.components.emitter import Emitter, check_distances
 from soundscape.components.spatial import Position
 from soundscape.laws.modern import bearing_pan, inverse_distance
 from soundscape.listener import usable
+from soundscape.names import check_sound_name
 
 if TYPE_CHECKING:
     from soundscape.context import Context
@@ -109,8 +110,10 @@ class EmitterService:
 
         None also for a position that is not three finite numbers (logged as an
         ``emitters``/``bad_value`` event: a NaN from physics must not stop the
-        game). Distances that make no sense are a programming error: InputError.
+        game). Distances that make no sense, or a sound name that cannot be a file
+        name, are a programming error: InputError.
         """
+        check_sound_name(sound, "play_at")
         check_distances(min_distance_m, max_distance_m, "play_at")
         place = finite_position(position)
         if place is None:

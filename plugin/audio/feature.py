@@ -48,7 +48,8 @@ def world_is_current(ctx: Context) -> Callable[[], bool] | None:
 def install(ctx: Context) -> list[SoundSystem]:
     """Create the sound bank, the ``ac`` and ``modern`` banks, the mixer and backend."""
     settings = ctx.settings
-    ctx.sounds = SoundBank(settings.sound_root, events=ctx.events)
+    ctx.sounds = SoundBank(settings.sound_root, events=ctx.events,
+                           max_file_bytes=settings.max_file_bytes)
     ensure_bank(ctx, "ac", count=0, policy="virtual", profile="ac", real_voices=AC_REAL_VOICES)
     ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
                 real_voices=MODERN_REAL_VOICES)

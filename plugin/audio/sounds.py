@@ -5,8 +5,11 @@ loads sound files on first use from its root folder (``Settings.sound_root``)
 through ``soundscape.audio.decoders``: WAV with soundscape's own decoder, OGG
 Vorbis, Opus, FLAC, MP3, AIFF and W64 through ``soundfile``. A name without a
 suffix is tried with ``decoders.SUFFIXES`` in order (``.wav`` first). Names
-resolve inside that folder only. A name that cannot be found is remembered (a
-negative cache) and logged once.
+resolve inside that folder only, and only regular files of at most
+``Settings.max_file_bytes`` are read. A name that cannot be found is remembered
+(a negative cache) and logged once; a name that cannot be a file name (a NUL, a
+lone surrogate, over 255 bytes), escapes the root or names a corrupt file is
+remembered with its error (``refused``) and never touches the disk again.
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ from soundscape.audio.decoders import (
     decode_pcm,
     open_decoder,
 )
-from soundscape.errors import InputError, SoundscapeError
+from soundscape.datafile import MAX_FILE_BYTES
+from soundscape.errors import DataError, InputError, SoundscapeError
+from soundscape.names import check_sound_name, sound_name_problem
 
 MAX_SAMPLE = 1e6
 """The largest float sample a sound may hold: a few voices of 1e38 (a corrupt float
@@ -94,6 +99,7 @@ class SoundBank:
     Args:
         root: folder WAV names resolve in; None for a bank of added sounds only.
         events: an ``EventLog``; a missing name is logged there once.
+        max_file_bytes: the largest sound file loaded (None: no cap).
 
     >>> bank = SoundBank()
     >>> bank.add("click", np.zeros(10, dtype=np.float32), 22050).frames
@@ -102,7 +108,8 @@ class SoundBank:
     True
     """
 
-    def __init__(self, root: str | Path | None = None, events: Any = None) -> None:
+    def __init__(self, root: str | Path | None = None, events: Any = None,
+                 max_file_bytes: int | None = MAX_FILE_BYTES) -> None:
         self._sounds: dict[str, Sound] = {}
         self.missing: set[str] = set()
         self.refused: dict[str, SoundscapeError] = {}
@@ -110,6 +117,7 @@ class SoundBank:
         again on every ``get`` without touching the disk."""
         self.root = Path(root).resolve() if root is not None else None
         self.events = events
+        self.max_file_bytes = max_file_bytes
         self.generation = 0
         """Bumped whenever a sound is added or replaced (the mixer re-packs then)."""
 
@@ -120,7 +128,11 @@ class SoundBank:
         ``pcm``/``bits`` optionally keep the integer samples (int16 for 16-bit,
         uint8 for 8-bit) the Redguard Miles path mixes. ``source_rate_hz``: the
         original rate of samples already converted to ``sample_rate_hz``.
+
+        Raises:
+            InputError: a name that cannot be a file name, or unusable samples.
         """
+        check_sound_name(name, "SoundBank.add")
         array = _check_frames(name, np.asarray(samples, dtype=np.float32))
         if not sample_rate_hz > 0:  # NaN too
             raise InputError(
@@ -153,7 +165,11 @@ class SoundBank:
         """
         if self.root is None:
             raise InputError(f"sound {name!r}: the sound bank has no root folder")
-        candidate = (self.root / name).resolve()
+        check_sound_name(name, "SoundBank")
+        try:
+            candidate = (self.root / name).resolve()
+        except (OSError, RuntimeError) as error:  # a link loop
+            raise InputError(f"sound {name!r}: cannot resolve: {error}") from None
         if not candidate.is_relative_to(self.root):
             raise InputError(f"sound {name!r}: the name escapes the sound root {self.root}")
         return candidate
@@ -186,14 +202,23 @@ class SoundBank:
         rate is converted while it is decoded (``soundscape.audio.resample``).
 
         Raises:
-            InputError: the name escapes the root.
-            DataError: the file is malformed or cannot be decoded (names the file;
-                for WAV also the chunk and field).
+            InputError: the name cannot be a file name or escapes the root.
+            DataError: over ``max_file_bytes``, or the file is malformed or cannot
+                be decoded (names the file; for WAV also the chunk and field).
             FileNotFoundError: no such file.
         """
-        path = self.find(name)
+        try:
+            path = self.find(name)  # is_file: regular files only (no FIFO, no device)
+            size = path.stat().st_size if path is not None else 0
+        except SoundscapeError:
+            raise
+        except (OSError, ValueError) as error:
+            raise DataError(str(self.root), None, None, f"{name!r}: cannot read: {error}") from None
         if path is None:
             raise FileNotFoundError(str(self.resolve(name)))
+        if self.max_file_bytes is not None and size > self.max_file_bytes:
+            raise DataError(str(path), None, None, f"{path} is {size} bytes, over the cap of "
+                            f"{self.max_file_bytes} (Settings.max_file_bytes)")
         with open_decoder(path) as decoder:
             rate = decoder.sample_rate_hz
             if rate_hz is not None and rate != rate_hz and resample.available():
@@ -232,8 +257,9 @@ class SoundBank:
 
         None when it cannot be found: the name joins the negative cache (no
         further file look-ups) and is logged once as ``missing``. A name that
-        escapes the root raises ``InputError``; a corrupt file ``DataError``
-        (both remembered: later calls raise the same error without reading).
+        cannot be a file name or escapes the root raises ``InputError``; a corrupt
+        file ``DataError`` (all remembered: later calls raise the same error
+        without touching the disk).
         ``ChannelBank.play`` turns either into a logged, failed start.
         """
         sound = self._sounds.get(name)
@@ -244,6 +270,11 @@ class SoundBank:
         refused = self.refused.get(name)
         if refused is not None:
             raise refused
+        problem = sound_name_problem(name)
+        if problem is not None:  # with or without a root: no file could hold it
+            error = InputError(f"sound {name!r} cannot be a file name: {problem}")
+            self.refused[name] = error
+            raise error
         if self.root is not None:
             try:
                 return self.load(name, rate_hz)

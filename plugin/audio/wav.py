@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from soundscape.datafile import MAX_FILE_BYTES, read_file
 from soundscape.errors import DataError
 
 WAVE_FORMAT_PCM = 0x0001
@@ -48,14 +49,16 @@ class DecodedWav:
     pcm: np.ndarray | None
 
 
-def read_wav(path: str | Path) -> DecodedWav:
-    """Decode the WAV file at ``path`` (see ``decode_wav``)."""
+F32_MAX = float(np.finfo(np.float32).max)
+
+
+def read_wav(path: str | Path, max_bytes: int | None = MAX_FILE_BYTES) -> DecodedWav:
+    """Decode the WAV file at ``path`` (see ``decode_wav``).
+
+    The file must be a regular file of at most ``max_bytes`` (``datafile.read_file``).
+    """
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise DataError(str(path), None, None, f"cannot read: {error.strerror}") from error
-    return decode_wav(data, str(path))
+    return decode_wav(read_file(path, max_bytes), str(path))
 
 
 def _chunks(data: bytes, source: str) -> dict[bytes, tuple[int, int]]:
@@ -115,7 +118,10 @@ def _to_float(raw: bytes, channels: int, bits: int, is_float: bool):
     if is_float:
         dtype = "<f4" if bits == 32 else "<f8"
         floats = np.frombuffer(raw, dtype=dtype).reshape(-1, channels)
-        return np.nan_to_num(floats.astype(np.float32), nan=0.0, posinf=1.0, neginf=-1.0), None
+        # clip before the cast: a float64 beyond float32's range would overflow (a warning)
+        floats = np.clip(np.nan_to_num(floats, nan=0.0, posinf=1.0, neginf=-1.0),
+                         -F32_MAX, F32_MAX)
+        return floats.astype(np.float32), None
     if bits == 8:
         pcm8 = np.frombuffer(raw, dtype=np.uint8).reshape(-1, channels)
         return ((pcm8.astype(np.float32) - 128.0) / 128.0), pcm8.copy()

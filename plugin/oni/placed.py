@@ -30,6 +30,7 @@ from soundscape.components.oni import PlacedAmbient
 from soundscape.components.spatial import Position
 from soundscape.errors import InputError
 from soundscape.laws.oni import in_hearing
+from soundscape.names import check_sound_name
 
 if TYPE_CHECKING:
     from soundscape.oni.sound import OniSound
@@ -81,6 +82,7 @@ class PlacedTable:
               near: float | None = None, far: float | None = None) -> int | None:
         """``OSrAmbient_Start`` 0x511730: the record's index, or None (no record, unknown
         ambient, or a play-once ambient out of hearing / that could not start)."""
+        check_sound_name(ambient, "oni placed.start")
         snd = self.sound
         amb = snd.ambient(ambient)
         if amb is None:

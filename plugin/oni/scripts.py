@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from soundscape.errors import SoundscapeError
+from soundscape.names import check_sound_name
 from soundscape.oni.ambients import SCRIPT_PRIORITY
 
 if TYPE_CHECKING:
@@ -88,6 +89,7 @@ class Scripts:
     def sound_music_start(self, name: str, volume: float = 1.0) -> bool:
         """Start ``name`` at priority 3 in a free script slot, at ``volume`` held to 0..1
         (``OSiScriptAmbient_Start``)."""
+        check_sound_name(name, "oni sound_music_start")
         volume = _unit(volume)
         for i, entry in enumerate(self.slots):
             if entry is not None and not self.sound.ambients.is_active(entry[1]):
@@ -183,6 +185,7 @@ class Scripts:
 
     def sound_dialog_play(self, name: str) -> bool:
         """Start ``name`` as the dialogue; does nothing while one plays."""
+        check_sound_name(name, "oni sound_dialog_play")
         self._note_end()
         if self.dialog_playing():
             self.sound.emit("dialog_ignored", sound=name,
@@ -196,6 +199,8 @@ class Scripts:
 
         Returns True when it went on at once; False when the call is queued.
         """
+        if name is not None:
+            check_sound_name(name, "oni sound_dialog_play_block")
         self._note_end()
         if not self.blocked and not self.dialog_playing():
             self._run_blocked(BlockedCall(name, then))
@@ -206,6 +211,7 @@ class Scripts:
 
     def sound_dialog_play_interrupt(self, name: str) -> bool:
         """Halt the current dialogue, then start ``name``."""
+        check_sound_name(name, "oni sound_dialog_play_interrupt")
         self._note_end()
         d = self.dialog
         if d is not None:  # still counts as playing: it is cut and ends now
@@ -240,6 +246,7 @@ class Scripts:
 
     def sound_impulse_play(self, name: str, volume: float = 1.0) -> bool:
         """Play the impulse at the listener, at ``volume`` held to 0..1."""
+        check_sound_name(name, "oni sound_impulse_play")
         return self.sound.play_impulse(name, None, _unit(volume))
 
 

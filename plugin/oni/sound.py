@@ -21,6 +21,7 @@ from soundscape.audio.channels import ChannelBank, Handle
 from soundscape.components.channel import ChannelKind
 from soundscape.errors import InputError, SoundscapeError
 from soundscape.laws.oni import ONI_BUFFER_HZ, distance_volume, pan_centibels
+from soundscape.names import check_sound_name
 from soundscape.oni.ambients import AmbientSlot, AmbientSlots, Track
 from soundscape.oni.data import Ambient, Group, Impulse, OniDatabase
 from soundscape.oni.groups import (
@@ -85,7 +86,7 @@ class OniSound:
 
     def load_toml(self, path: str | Path) -> OniDatabase:
         """Load a TOML file into the database (objects of existing names reload in place)."""
-        load_toml(path, database=self.db)
+        load_toml(path, database=self.db, max_bytes=self.ctx.settings.max_file_bytes)
         return self.db
 
     def loads_toml(self, text: str, source: str = "<toml>") -> OniDatabase:
@@ -270,7 +271,9 @@ class OniSound:
                       priority: int | None = None, tag: str = "") -> int | None:
         """Start the ambient called ``name``; its id, or None when the start was refused
         (no such ambient, its threshold, no free slot). A start that found nothing to
-        play still has an id, which is at once no longer active (``SSrAmbient_Start``)."""
+        play still has an id, which is at once no longer active (``SSrAmbient_Start``).
+        A name that cannot be a file name is an ``InputError``."""
+        check_sound_name(name, "oni ambient_start")
         amb = self.db.ambients.get(name)
         if amb is None:
             self.emit("missing_ambient", sound=name)

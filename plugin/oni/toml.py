@@ -41,7 +41,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from soundscape.datafile import parse_toml
+from soundscape.datafile import MAX_FILE_BYTES, parse_toml, read_file
 from soundscape.errors import DataError
 from soundscape.oni.data import (
     DEFAULT_LAST,
@@ -195,11 +195,13 @@ def loads_toml(text: str, *, source: str = "<toml>",
     return db
 
 
-def load_toml(path: str | Path, *, database: OniDatabase | None = None) -> OniDatabase:
-    """Load an Oni sound TOML file."""
+def load_toml(path: str | Path, *, database: OniDatabase | None = None,
+              max_bytes: int | None = MAX_FILE_BYTES) -> OniDatabase:
+    """Load an Oni sound TOML file (a regular file of at most ``max_bytes``)."""
     p = Path(path)
+    data = read_file(p, max_bytes)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise DataError(str(p), None, None, f"cannot read: {error}") from error
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise DataError(str(p), None, None, f"cannot read: not UTF-8: {error}") from None
     return loads_toml(text, source=str(p), database=database)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import operator
 
 from soundscape.errors import InputError
+from soundscape.names import check_sound_name
+from soundscape.redguard.rtx import RTX_PREFIX
 
 
 def int_arg(call: str, name: str, value: object) -> int:
@@ -39,11 +41,12 @@ def int_args(call: str, **values: object) -> tuple[int, ...]:
 
 
 def label_arg(call: str, label: object) -> str:
-    """An RTX label: a non-empty string.
+    """An RTX label: a non-empty string that can be a sound name (``rg.rtx.<label>``).
 
     Raises:
         InputError: naming the call.
     """
     if not isinstance(label, str) or not label:
         raise InputError(f"redguard {call}: label must be a non-empty string, not {label!r}")
+    check_sound_name(RTX_PREFIX + label, f"redguard {call}", "label")
     return label

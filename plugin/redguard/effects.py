@@ -8,8 +8,9 @@ recover the integers with ``round(x * 32768)``. ``EffectBank.pcm_for(name)``
 returns ``(pcm, sample_bits)`` for a registered name.
 
 Banks load from TOML (``[[effect]]`` tables with ``index``, ``file`` (a WAV,
-8- or 16-bit PCM), ``sample_rate_hz``, ``base_volume`` (default 64, the shipped
-value), ``loop_flag``), are built in code with ``add``, or read the retail
+8- or 16-bit PCM, inside the TOML file's folder: ``datafile.data_path``),
+``sample_rate_hz``, ``base_volume`` (default 64, the shipped value), ``loop_flag``),
+are built in code with ``add``, or read the retail
 MAIN.SFX lazily (``attach``: an effect's PCM is read the first time it is asked
 for, ``soundscape.redguard.sfx_file``).
 """
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from soundscape.audio.wav import read_wav
-from soundscape.datafile import read_toml
+from soundscape.datafile import MAX_FILE_BYTES, data_path, read_toml
 from soundscape.errors import DataError
 
 if TYPE_CHECKING:
@@ -91,9 +92,12 @@ class EffectBank:
     the range with no data (a bank built sparsely) also starts nothing.
     """
 
-    def __init__(self, sounds: Any = None, count: int = 0, events: Any = None) -> None:
+    def __init__(self, sounds: Any = None, count: int = 0, events: Any = None,
+                 max_file_bytes: int | None = MAX_FILE_BYTES) -> None:
         self.sounds = sounds
         self.events = events
+        self.max_file_bytes = max_file_bytes
+        """The largest TOML or WAV file ``load_toml`` reads (``Settings.max_file_bytes``)."""
         self.count = int(count)
         self._effects: dict[int, Effect] = {}
         self._by_name: dict[str, Effect] = {}
@@ -187,10 +191,15 @@ class EffectBank:
         return self.count
 
     def load_toml(self, path: str | Path) -> None:
-        """Load ``[[effect]]`` tables from a TOML file; WAV paths are relative to it."""
+        """Load ``[[effect]]`` tables from a TOML file; WAV paths resolve inside its folder.
+
+        Raises:
+            DataError: naming the file, ``effect[i]`` and the field (a ``file`` that
+                leaves the folder, is not a regular file or is over the size cap too).
+        """
         path = Path(path)
         source = str(path)
-        doc = read_toml(path)
+        doc = read_toml(path, self.max_file_bytes)
         if "count" in doc:
             count = doc["count"]
             if isinstance(count, bool) or not isinstance(count, int) or count < 0:
@@ -213,21 +222,23 @@ class EffectBank:
             value = entry.get(key, 0)
             if isinstance(value, bool) or not isinstance(value, int):
                 raise DataError(source, record, key, "must be an integer")
-        pcm, rate = read_wav_pcm(root / str(entry["file"]), source, record)
+        wav = data_path(root, entry["file"], source, record, "file")
+        pcm, rate = read_wav_pcm(wav, source, record, self.max_file_bytes)
         self.add(entry["index"], pcm, entry.get("sample_rate_hz") or rate,
                  base_volume=entry.get("base_volume", SHIPPED_BASE_VOLUME),
                  loop_flag=entry.get("loop_flag", 0),
                  source=source)
 
 
-def read_wav_pcm(path: Path, source: str, record: str) -> tuple[np.ndarray, int]:
+def read_wav_pcm(path: Path, source: str, record: str,
+                 max_bytes: int | None = MAX_FILE_BYTES) -> tuple[np.ndarray, int]:
     """8- or 16-bit PCM frames of a WAV file (uint8 or int16; mono 1-D) and its rate.
 
     Decoded by ``soundscape.audio.wav`` (plain or extensible headers); the Miles path
     needs the integer samples, so float or 24/32-bit files are refused.
     """
     try:
-        decoded = read_wav(path)
+        decoded = read_wav(path, max_bytes)
     except DataError as error:
         raise DataError(source, record, "file", f"cannot read {path}: {error}") from None
     if decoded.pcm is None:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from soundscape.datafile import data_path, read_file
 from soundscape.errors import DataError
 from soundscape.redguard.config import RgConfig
 from soundscape.redguard.rtx_file import RtxFile
@@ -101,10 +102,10 @@ def read_system_ini(path: str | Path) -> SystemIni:
     source = str(path)
     parser = configparser.ConfigParser(strict=False, interpolation=None, allow_no_value=True,
                                        inline_comment_prefixes=(";",))
+    text = read_file(path).decode("latin-1")  # a regular file, size-capped
     try:
-        with Path(path).open(encoding="latin-1") as handle:
-            parser.read_file(handle)
-    except (OSError, configparser.Error) as error:
+        parser.read_string(text, source)
+    except configparser.Error as error:
         raise DataError(source, None, None, f"cannot read: {error}") from None
     sections = {name.lower(): name for name in parser.sections()}
     values: dict[str, int] = {}
@@ -177,7 +178,11 @@ def open_game_folder(runtime: RedguardRuntime, folder: str | Path) -> RgGameFold
     remap.load_ini(surface_path)
     types.load_ini(surface_path)
     sfx_path = find_file(root, "SOUND", "MAIN.SFX") or _require(root, "MAIN.SFX")
-    rtx_path = _require(root, *Path(system.rtx_filename.replace("\\", "/")).parts)
+    # a name written in SYSTEM.INI: it must stay inside the game folder (datafile.data_path)
+    rtx_name = system.rtx_filename.replace("\\", "/")
+    data_path(root, rtx_name, system.source, "[system]", "rtx_filename")
+    rtx_path = _require(root, *Path(rtx_name).parts)
+    data_path(root, str(rtx_path.relative_to(root)), system.source, "[system]", "rtx_filename")
     sfx = SfxFile(sfx_path)
     try:
         rtx = RtxFile(rtx_path)

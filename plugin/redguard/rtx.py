@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from soundscape.datafile import read_toml
+from soundscape.datafile import MAX_FILE_BYTES, data_path, read_toml
 from soundscape.errors import DataError
 from soundscape.laws import redguard as law
+from soundscape.names import name_problem
 from soundscape.redguard.effects import read_wav_pcm, register_pcm
 
 if TYPE_CHECKING:
@@ -84,9 +85,12 @@ class RtxClip:
 class RtxStore:
     """The RTX file: clips by (lowercased) label; voiced clips go into the sound bank."""
 
-    def __init__(self, sounds: Any = None, events: Any = None) -> None:
+    def __init__(self, sounds: Any = None, events: Any = None,
+                 max_file_bytes: int | None = MAX_FILE_BYTES) -> None:
         self.sounds = sounds
         self.events = events
+        self.max_file_bytes = max_file_bytes
+        """The largest TOML or WAV file ``load_toml`` reads (``Settings.max_file_bytes``)."""
         self._clips: dict[str, RtxClip] = {}
         self._by_name: dict[str, RtxClip] = {}
         self.rtx: RtxFile | None = None
@@ -109,6 +113,9 @@ class RtxStore:
         """
         if not isinstance(label, str) or not label:
             raise DataError("RTX", None, "label", f"must be a non-empty string, not {label!r}")
+        problem = name_problem(RTX_PREFIX + label)
+        if problem is not None:  # the clip is a sound-bank name: it must be a file name too
+            raise DataError("RTX", None, "label", f"{label!r} cannot be a sound name: {problem}")
         key = file_label(label)
         if not isinstance(text, str):
             raise DataError("RTX", key, "text", "must be a string")
@@ -132,7 +139,7 @@ class RtxStore:
 
     def load_toml(self, path: str | Path) -> None:
         """Load ``[[line]]`` tables: ``label``, ``text``, optional ``file`` (an 8- or
-        16-bit PCM WAV, relative to the TOML file; its rate is the clip's) and
+        16-bit PCM WAV inside the TOML file's folder; its rate is the clip's) and
         ``header_volume`` (the audio header byte 0x0C, default 100).
 
         Raises:
@@ -140,7 +147,7 @@ class RtxStore:
         """
         path = Path(path)
         source = str(path)
-        doc = read_toml(path)
+        doc = read_toml(path, self.max_file_bytes)
         lines = doc.get("line", [])
         if not isinstance(lines, list):
             raise DataError(source, None, "line", "must be an array of tables")
@@ -153,7 +160,8 @@ class RtxStore:
                     raise DataError(source, record, key, "must be a string")
             pcm, rate = None, 22050
             if "file" in entry:
-                pcm, rate = read_wav_pcm(path.parent / str(entry["file"]), source, record)
+                wav = data_path(path.parent, entry["file"], source, record, "file")
+                pcm, rate = read_wav_pcm(wav, source, record, self.max_file_bytes)
             try:
                 self.add(entry["label"], entry["text"], pcm, sample_rate_hz=rate,
                          header_volume=entry.get("header_volume", 100))

@@ -78,7 +78,7 @@ class RedguardRuntime:
     def __init__(self, ctx: Context, bank: ChannelBank, config: RgConfig | None = None) -> None:
         self.ctx, self.bank = ctx, bank
         self.config = config or RgConfig()
-        self.effects = EffectBank(ctx.sounds, 0, ctx.events)
+        self.effects = EffectBank(ctx.sounds, 0, ctx.events, ctx.settings.max_file_bytes)
         self.surface = SurfaceRemap()
         self.surface_types = SurfaceTypes()
         self.start_index = START_INDEX_PLAYER
@@ -91,7 +91,7 @@ class RedguardRuntime:
         self.radius = self.config.radius
         self.units_per_m = self.config.units_per_m
         self.events = ctx.events
-        self.rtx_store = RtxStore(ctx.sounds, ctx.events)
+        self.rtx_store = RtxStore(ctx.sounds, ctx.events, ctx.settings.max_file_bytes)
         self.rtx = RtxCache(self, self.rtx_store)
         self.dialogue = DialogueTable(self, self.config.dialogue_records)
         self.tasks = TaskList(self)

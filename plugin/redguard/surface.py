@@ -11,6 +11,7 @@ from __future__ import annotations
 import configparser
 from pathlib import Path
 
+from soundscape.datafile import read_file
 from soundscape.errors import DataError
 
 SURFACE_NAMES = (
@@ -71,10 +72,10 @@ class SurfaceRemap:
         source = str(path)
         # allow_no_value: the [surfaces] section's "set, index, type" lines have no "="
         parser = configparser.ConfigParser(strict=False, interpolation=None, allow_no_value=True)
+        text = read_file(path).decode("latin-1")  # a regular file, size-capped
         try:
-            with Path(path).open(encoding="latin-1") as handle:
-                parser.read_file(handle)
-        except (OSError, configparser.Error) as error:
+            parser.read_string(text, source)
+        except configparser.Error as error:
             raise DataError(source, None, None, f"cannot read: {error}") from None
         sections = {name.lower(): name for name in parser.sections()}
         for code, name in enumerate(SURFACE_NAMES):

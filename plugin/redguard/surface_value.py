@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from soundscape.components.redguard import RgObject
+from soundscape.datafile import read_file
 from soundscape.errors import DataError, InputError
 from soundscape.redguard.surface import SURFACE_NAMES
 
@@ -75,10 +76,7 @@ class SurfaceTypes:
         """Read the ``[surfaces]`` section of SURFACE.INI (the sound sections are
         ``SurfaceRemap.load_ini``'s)."""
         source = str(path)
-        try:
-            lines = Path(path).read_text(encoding="latin-1").splitlines()
-        except OSError as error:
-            raise DataError(source, None, None, f"cannot read: {error}") from None
+        lines = read_file(path).decode("latin-1").splitlines()  # a regular file, size-capped
         section = None
         for number, raw in enumerate(lines, start=1):
             line = raw.split(";", 1)[0].strip()

@@ -149,6 +149,17 @@ def test_a_bad_folder_is_refused_naming_the_file(tmp_path, spoil, message):
     assert plugin.redguard.config is before and plugin.redguard.game_folder is None
 
 
+@pytest.mark.parametrize("name", ["..\\outside.rtx", "../outside.rtx", "/etc/passwd",
+                                  "link.rtx"])
+def test_the_rtx_file_named_by_system_ini_stays_in_the_folder(tmp_path, name):
+    """Issue 13's path rule: a path written in data resolves inside the data's folder."""
+    (tmp_path / "outside.rtx").write_bytes(_rtx().build())
+    folder = game_folder(tmp_path / "rg", EFFECTS, _rtx(), system=system_ini(rtx=name))
+    (folder / "link.rtx").symlink_to(tmp_path / "outside.rtx")
+    with pytest.raises(DataError, match=r"SYSTEM\.INI: \[system\]\.rtx_filename: .*outside"):
+        _plugin().redguard.load_game_folder(folder)
+
+
 def test_not_a_folder(tmp_path):
     with pytest.raises(DataError, match="not a folder"):
         _plugin().redguard.load_game_folder(tmp_path / "nowhere")
