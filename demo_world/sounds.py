@@ -2,7 +2,8 @@
 
 The same seed gives the same samples: each recipe passes its own fixed seed to
 the synth helpers, which draw from a counter-based hash, not a global generator.
-Names: ``ac_*`` the terrain ambience (the region's sound tables), ``oni_*`` the
+Names: ``ac_*`` the terrain ambience (the region's sound tables, recipes in
+``soundscape.demo_world.ac_sounds``), ``oni_*`` the
 Oni groups' sounds (waterfall, forge, music, dialogue, flyby), ``rg_*`` the
 Redguard effects (torch, rope, bell, chickens, mill).
 """
@@ -15,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from soundscape import synth
+from soundscape.demo_world.ac_sounds import AC_SOUNDS
 
 RATE_HZ = synth.DEFAULT_RATE_HZ
 
@@ -36,11 +38,6 @@ def _mix(*parts: np.ndarray) -> np.ndarray:
     return out / peak * 0.7 if peak > 0.7 else out
 
 
-def _bird(seed: int) -> np.ndarray:
-    calls = [synth.chirp(2200 + 300 * k, 3400 - 200 * k, 0.09) for k in range(3)]
-    return _seq(*calls, synth.chirp(2600, 4100, 0.15), gap_s=0.05 + 0.01 * (seed % 3))
-
-
 def _melody(notes_hz: list[float], note_s: float, seed: int) -> np.ndarray:
     voice = [synth.tone(f, note_s, harmonics=(1.0, 0.4, 0.2), decay_s=note_s * 0.8, peak=0.35)
              for f in notes_hz]
@@ -55,35 +52,6 @@ def _speech(seed: int, syllables: int) -> np.ndarray:
         parts.append(synth.tone(f, 0.16, harmonics=(1.0, 0.6, 0.5, 0.3), decay_s=0.12, peak=0.5))
     return _seq(*parts, gap_s=0.06)
 
-
-AC_SOUNDS: dict[str, Callable[[], np.ndarray]] = {
-    "ac_grass_wind": lambda: synth.noise_bed(4.0, 101, low_hz=80, high_hz=900, peak=0.4),
-    "ac_bird_song": lambda: _bird(1),
-    "ac_cricket": lambda: _seq(*[synth.tone(4400, 0.04, peak=0.3) for _ in range(6)], gap_s=0.05),
-    "ac_forest_rustle": lambda: synth.noise_bed(4.0, 102, low_hz=300, high_hz=4000, tilt=0.5,
-                                                peak=0.4),
-    "ac_woodpecker": lambda: _seq(*[synth.click(200 + k, duration_s=0.02) for k in range(8)],
-                                  gap_s=0.06),
-    "ac_owl": lambda: _seq(synth.tone(380, 0.35, decay_s=0.3), synth.tone(330, 0.5, decay_s=0.4),
-                           gap_s=0.15),
-    "ac_lapping": lambda: synth.noise_bed(3.0, 103, low_hz=60, high_hz=700, tilt=1.5, peak=0.45),
-    "ac_gull": lambda: _seq(synth.chirp(1400, 900, 0.25), synth.chirp(1500, 950, 0.3),
-                            gap_s=0.1),
-    "ac_frog": lambda: _seq(*[synth.tone(190, 0.1, harmonics=(1, 0.8, 0.6)) for _ in range(3)],
-                            gap_s=0.12),
-    "ac_deep_water": lambda: synth.noise_bed(4.0, 104, low_hz=30, high_hz=300, tilt=2.0,
-                                             peak=0.5),
-    "ac_splash": lambda: synth.swoosh(105, duration_s=0.4, f0_hz=500, f1_hz=5000),
-    "ac_desert_wind": lambda: synth.noise_bed(4.0, 106, low_hz=400, high_hz=2500, tilt=0.3,
-                                              peak=0.35),
-    "ac_hawk": lambda: synth.chirp(3000, 1800, 0.7, peak=0.4),
-    "ac_rattle": lambda: _seq(*[synth.click(300 + k, duration_s=0.015) for k in range(14)],
-                              gap_s=0.02),
-    "ac_blizzard": lambda: synth.noise_bed(4.0, 107, low_hz=150, high_hz=6000, tilt=0.2,
-                                           peak=0.5),
-    "ac_ice_crack": lambda: synth.click(108, duration_s=0.25, peak=0.7),
-    "ac_howl": lambda: synth.chirp(500, 800, 1.2, peak=0.35),
-}
 
 ONI_SOUNDS: dict[str, Callable[[], np.ndarray]] = {
     "oni_waterfall_in": lambda: synth.noise_bed(1.0, 201, low_hz=60, high_hz=3000, tilt=0.8,
@@ -125,15 +93,31 @@ RG_SOUNDS: dict[str, Callable[[], np.ndarray]] = {
 }
 
 
+_RENDERED: dict[str, np.ndarray] = {}
+"""Each AC and Oni sound rendered once a process (read-only), shared by every game."""
+
+
+def rendered(name: str) -> np.ndarray:
+    """The samples of an AC or Oni sound, synthesised on first use and then reused."""
+    samples = _RENDERED.get(name)
+    if samples is None:
+        recipe = AC_SOUNDS.get(name) or ONI_SOUNDS[name]
+        samples = np.asarray(recipe(), dtype=np.float32)
+        samples.setflags(write=False)
+        _RENDERED[name] = samples
+    return samples
+
+
 def synthesize(bank: Any) -> list[str]:
     """Add the AC and Oni sounds to ``bank`` (a ``SoundBank``); returns their names.
 
-    The Redguard recipes become indexed 16-bit effects instead
-    (``soundscape.demo_world.rg_village.load_effects``).
+    Each is rendered once a process (``rendered``): a second game, or the tests'
+    many worlds, reuse the samples. The Redguard recipes become indexed 16-bit
+    effects instead (``soundscape.demo_world.rg_village.load_effects``).
     """
     names = []
     for table in (AC_SOUNDS, ONI_SOUNDS):
-        for name, recipe in table.items():
-            synth.add_to(bank, name, recipe(), RATE_HZ)
+        for name in table:
+            synth.add_to(bank, name, rendered(name), RATE_HZ)
             names.append(name)
     return names

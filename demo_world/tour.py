@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from soundscape.ac.sounds import ConstantSound
 from soundscape.demo_world.audio_out import AudioRecorder
 from soundscape.demo_world.game import TICK_S, DemoGame
 from soundscape.demo_world.progress import ProgressBar
@@ -71,6 +72,28 @@ def voices(game: DemoGame) -> dict[str, float]:
     return out
 
 
+def beds(game: DemoGame) -> dict[str, float]:
+    """The AC constants' crossfaded volumes now (``ConstantSound::current_volume``) by sound.
+
+    What the next re-fire of each terrain bed will play at; the louder desc is kept
+    per sound. Empty without the AC runtime or its region.
+    """
+    ctx = game.ctx
+    region = ctx.ac.region if ctx.has("ac") else None
+    if region is None:
+        return {}
+    out: dict[str, float] = {}
+    for sound in ctx.ac.sounds():
+        if not isinstance(sound, ConstantSound) or sound.current_volume <= 0.0:
+            continue
+        table = region.sound_tables.get(sound.desc.stb_id)
+        entries = table.entries.get(sound.sound_desc.stype) if table is not None else None
+        if entries:
+            name = entries[0].sound
+            out[name] = max(out.get(name, 0.0), sound.current_volume)
+    return out
+
+
 def _arrive(game: DemoGame, pilot: Autopilot, t_s: float) -> None:
     """What the player does on arriving at a waypoint (light or snuff the torch)."""
     seg = pilot.segment(t_s)
@@ -85,7 +108,7 @@ def _listen(game: DemoGame, label: str) -> None:
     pos = game.position
     game.ctx.events.emit("tour", "listen", pos=pos.as_tuple(), label=label,
                          terrain=game.terrain.terrain_name(pos.x_m, pos.z_m),
-                         outdoors=game.listener.outdoors, voices=voices(game))
+                         outdoors=game.listener.outdoors, voices=voices(game), beds=beds(game))
 
 
 def png_time(pilot: Autopilot, label: str = PNG_LABEL) -> float:

@@ -1,5 +1,11 @@
 """Deterministic numpy synthesis: noise beds, tones, chirps, clicks and swooshes.
 
+For sound design: ``fm_chirp`` (bird calls, trills), ``pulsed_band`` (crickets),
+``click_train`` (a woodpecker's drumming), ``moving_noise`` (wind in gusts,
+water under swells: a loop whose cutoff and level move) and ``refire_loop`` (a
+bed re-fired every period plays without a seam); ``uniform`` gives a recipe its
+seeded parameters.
+
 The demo's sounds are made here, so no binary asset is committed. Every helper
 is a pure function of its arguments: noise comes from a counter-based hash of
 ``(seed, index)`` (no global or library random state), so the same call gives
@@ -118,6 +124,173 @@ def swoosh(seed: int, *, duration_s: float = 0.6, rate_hz: int = DEFAULT_RATE_HZ
     x = np.fft.irfft(spectrum * band, n)
     t = np.linspace(0.0, 1.0, n)
     return _normalise(x * np.sin(np.pi * t) ** 2, peak)
+
+
+# -- sound design ---------------------------------------------------------------------
+
+
+def uniform(seed: int, count: int, lo: float = 0.0, hi: float = 1.0) -> np.ndarray:
+    """``count`` seeded values in [lo, hi) (float64): a recipe's random parameters.
+
+    >>> bool((uniform(4, 3) == uniform(4, 3)).all()), bool((uniform(4, 3) < 1.0).all())
+    (True, True)
+    """
+    return lo + (hi - lo) * (white_noise(count, seed).astype(np.float64) + 1.0) / 2.0
+
+
+def periodic_curve(frames: int, seed: int, cycles: tuple[int, ...] = (1, 2, 3)) -> np.ndarray:
+    """A smooth curve in [-1, 1] repeating exactly every ``frames`` (a loop's LFO).
+
+    A sum of sines of whole ``cycles`` per length, with seeded amplitudes and phases.
+
+    >>> c = periodic_curve(1000, 5)
+    >>> round(float(abs(c).max()), 6), bool(abs(c[0] - periodic_curve(1001, 5)[-1]) < 0.02)
+    (1.0, True)
+    """
+    t = np.arange(frames, dtype=np.float64) / frames
+    draws = uniform(seed, 2 * len(cycles))
+    x = np.zeros(frames)
+    for k, c in enumerate(cycles):
+        x += (0.5 + 0.5 * draws[2 * k]) / c * np.sin(2 * np.pi * (c * t + draws[2 * k + 1]))
+    top = float(np.max(np.abs(x)))
+    return x / top if top > 0 else x
+
+
+def fm_chirp(f0_hz: float, f1_hz: float, duration_s: float, *,
+             rate_hz: int = DEFAULT_RATE_HZ, mod_hz: float = 0.0, mod_depth: float = 0.0,
+             harmonics: tuple[float, ...] = (1.0,), shape: float = 1.0,
+             peak: float = 0.5) -> np.ndarray:
+    """A frequency-modulated sweep: bird chirps, trills, gulls, a hawk's scream.
+
+    The frequency glides exponentially from ``f0_hz`` to ``f1_hz`` while a sine at
+    ``mod_hz`` swings it by ``mod_depth`` (a fraction: 0.2 is +-20 %); fast, deep
+    modulation is a trill. The amplitude is a bell ``sin(pi t / T) ** shape``.
+    """
+    n = _frames(duration_s, rate_hz)
+    t = np.arange(n, dtype=np.float64) / rate_hz
+    glide = f0_hz * (f1_hz / f0_hz) ** (t / duration_s)
+    freq = glide * (1.0 + mod_depth * np.sin(2 * np.pi * mod_hz * t))
+    phase = 2 * np.pi * np.cumsum(freq) / rate_hz
+    x = sum(a * np.sin((k + 1) * phase) for k, a in enumerate(harmonics))
+    envelope = np.sin(np.pi * np.arange(n, dtype=np.float64) / n) ** shape
+    return _normalise(np.asarray(x, dtype=np.float64) * envelope, peak)
+
+
+def band_noise(frames: int, seed: int, low_hz: float, high_hz: float,
+               rate_hz: int = DEFAULT_RATE_HZ) -> np.ndarray:
+    """Noise band-limited to ``low_hz..high_hz`` (periodic over ``frames``), float64, unit RMS."""
+    spectrum = np.fft.rfft(white_noise(frames, seed).astype(np.float64))
+    freqs = np.fft.rfftfreq(frames, 1.0 / rate_hz)
+    x = np.fft.irfft(np.where((freqs >= low_hz) & (freqs <= high_hz), spectrum, 0.0), frames)
+    rms = float(np.sqrt(np.mean(x * x)))
+    return x / rms if rms > 0 else x
+
+
+def pulsed_band(centre_hz: float, duration_s: float, seed: int, *,
+                rate_hz: int = DEFAULT_RATE_HZ, bandwidth_hz: float = 300.0,
+                pulse_hz: float = 30.0, pulses: int = 4, chirp_hz: float = 2.0,
+                peak: float = 0.5) -> np.ndarray:
+    """A narrow band of noise in pulses grouped into chirps: a cricket, a cicada, a frog.
+
+    Each chirp (``chirp_hz`` of them a second) is ``pulses`` raised-cosine pulses at
+    ``pulse_hz``; the band is ``bandwidth_hz`` wide around ``centre_hz``.
+    """
+    n = _frames(duration_s, rate_hz)
+    t = np.arange(n, dtype=np.float64) / rate_hz
+    carrier = band_noise(n, seed, centre_hz - bandwidth_hz / 2, centre_hz + bandwidth_hz / 2,
+                         rate_hz)
+    in_chirp = np.mod(t, 1.0 / chirp_hz)
+    pulse = 0.5 - 0.5 * np.cos(2 * np.pi * pulse_hz * in_chirp)
+    gate = np.where(in_chirp < pulses / pulse_hz, pulse, 0.0)
+    return _fade(_normalise(carrier * gate, peak), int(0.005 * rate_hz))
+
+
+def click_train(seed: int, count: int, *, rate_hz: int = DEFAULT_RATE_HZ,
+                interval_s: float = 0.05, accel: float = 1.0, ring_hz: float = 1_200.0,
+                ring_s: float = 0.008, fade: float = 0.92, peak: float = 0.7) -> np.ndarray:
+    """``count`` knocks on a resonant body: a woodpecker's drumming, a rattle, a latch.
+
+    Each knock is a noise tick ringing a damped sine at ``ring_hz`` (+-5 % seeded);
+    the interval is multiplied by ``accel`` and the level by ``fade`` each knock.
+    """
+    draws = uniform(seed, count, -0.05, 0.05)
+    times, t_s, gap = [], 0.0, interval_s
+    for _ in range(count):
+        times.append(t_s)
+        t_s, gap = t_s + gap, gap * accel
+    knock_n = _frames(ring_s * 6, rate_hz)
+    out = np.zeros(int(round(t_s * rate_hz)) + knock_n)
+    tt = np.arange(knock_n, dtype=np.float64) / rate_hz
+    tick = white_noise(knock_n, seed).astype(np.float64) * np.exp(-tt / 0.0008)
+    for k, start_s in enumerate(times):
+        ring = np.sin(2 * np.pi * ring_hz * (1 + draws[k]) * tt) * np.exp(-tt / ring_s)
+        i = int(round(start_s * rate_hz))
+        out[i: i + knock_n] += fade ** k * (ring + 0.5 * tick)
+    return _normalise(out, peak)
+
+
+def moving_noise(duration_s: float, seed: int, *, rate_hz: int = DEFAULT_RATE_HZ,
+                 low_hz: float = 60.0, high_hz: float = 6_000.0, tilt: float = 1.0,
+                 cutoff_hz: tuple[float, float] = (400.0, 3_000.0),
+                 level: tuple[float, float] = (0.3, 1.0), cycles: tuple[int, ...] = (1, 2, 3),
+                 curve_seed: int | None = None, stereo: bool = False, sway: float = 0.0,
+                 bands: int = 8, peak: float = 0.5) -> np.ndarray:
+    """A loop of noise whose low-pass cutoff and level move together (wind gusts, swells).
+
+    One periodic curve (``periodic_curve(cycles)``, seeded by ``curve_seed`` or
+    ``seed``) drives the cutoff between ``cutoff_hz`` and the level between
+    ``level``: a gust is louder and brighter. The noise is split into ``bands``
+    log-spaced bands, each weighed by a second-order low-pass response at the
+    moving cutoff, so the result loops without a seam over ``duration_s``.
+    ``stereo`` gives (frames, 2) with independent noise per side, and ``sway``
+    (0..1) lets a second curve move the balance between the sides.
+    """
+    n = _frames(duration_s, rate_hz)
+    drive = 0.5 + 0.5 * periodic_curve(n, seed if curve_seed is None else curve_seed, cycles)
+    inv_cutoff4 = (cutoff_hz[0] * (cutoff_hz[1] / cutoff_hz[0]) ** drive) ** -4.0
+    gain = level[0] + (level[1] - level[0]) * drive
+    edges = np.geomspace(low_hz, high_hz, bands + 1)
+    freqs = np.fft.rfftfreq(n, 1.0 / rate_hz)
+    slope = 1.0 / np.maximum(freqs, 1.0) ** (tilt / 2.0)
+    masks = [(freqs >= lo) & (freqs < hi) for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
+    sides = []
+    for side in range(2 if stereo else 1):
+        spectrum = np.fft.rfft(white_noise(n, seed * 2 + side).astype(np.float64)) * slope
+        x = np.zeros(n)
+        for mask, centre in zip(masks, np.sqrt(edges[:-1] * edges[1:]), strict=True):
+            part = np.fft.irfft(np.where(mask, spectrum, 0.0), n)
+            x += part / np.sqrt(1.0 + centre ** 4 * inv_cutoff4)
+        sides.append(x * gain)
+    if not stereo:
+        return _normalise(sides[0], peak)
+    theta = np.pi / 4 * (1.0 + sway * periodic_curve(n, seed + 7919, (1, 2)))
+    return _normalise(np.stack([sides[0] * np.cos(theta), sides[1] * np.sin(theta)], axis=1),
+                      peak)
+
+
+def refire_loop(periodic: np.ndarray, tail_s: float, rate_hz: int = DEFAULT_RATE_HZ) -> np.ndarray:
+    """A periodic signal as a sound re-fired every ``len(periodic)`` frames without a seam.
+
+    The result is one period plus a tail of ``tail_s`` that continues the period
+    (it wraps to the start); a raised-cosine fade-in opens it and the matching
+    fade-out closes the tail. Started again one period later, the new sound's
+    fade-in and the old tail's fade-out sum to exactly the periodic signal.
+
+    >>> x = np.sin(np.arange(100) * 2 * np.pi / 100).astype(np.float32)
+    >>> y = refire_loop(x, 20 / DEFAULT_RATE_HZ)
+    >>> y.shape, bool(np.allclose(y[100:] + y[:20], x[:20], atol=1e-6))
+    ((120,), True)
+    """
+    tail = int(round(tail_s * rate_hz))
+    n = periodic.shape[0]
+    if not 0 < tail <= n:
+        raise ValueError("refire_loop: the tail must be positive and at most one period")
+    out = np.concatenate([periodic, periodic[:tail]]).astype(np.float64)
+    ramp = 0.5 - 0.5 * np.cos(np.linspace(0.0, np.pi, tail, endpoint=False) + np.pi / tail / 2)
+    ramp = ramp.reshape((tail,) + (1,) * (out.ndim - 1))
+    out[:tail] *= ramp
+    out[n:] *= 1.0 - ramp
+    return out.astype(np.float32)
 
 
 def stereo(left: np.ndarray, right: np.ndarray) -> np.ndarray:

@@ -1,0 +1,204 @@
+"""Issue 21: the demo sounds like a place.
+
+The region's data gives every terrain calls enough to hear it, the beds loop without
+a seam and move, and the whole 240 s tour (``--seed 0``, what ``make demo`` plays)
+holds positioned calls on both sides in every 30 s. One tour is shared by the module.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+import numpy as np
+import pytest
+
+from soundscape.ac.region_toml import load_region
+from soundscape.demo_world.ac_sounds import (
+    AC_SOUNDS,
+    BED_LOOPS,
+    BED_PERIOD_S,
+    BED_TAIL_S,
+    BEDS,
+)
+from soundscape.demo_world.population import data_path
+from soundscape.demo_world.sounds import RATE_HZ
+from soundscape.demo_world.tour import DEFAULT_SECONDS, run_tour
+from soundscape.demo_world.world import TERRAIN_IDS
+
+SEED = 0
+WINDOW_S = 30.0
+TICK_S = 1.0 / 60.0
+
+
+@pytest.fixture(scope="module")
+def region():
+    return load_region(data_path("region.toml"))
+
+
+@pytest.fixture(scope="module")
+def tour(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tour240")
+    result = run_tour(DEFAULT_SECONDS, out, SEED, progress=False, keep_audio=True)
+    events = [json.loads(line) for line in (out / "events.jsonl").read_text().splitlines()]
+    return result, events
+
+
+def _sound_of(region, desc, ambient):
+    return region.sound_tables[desc.stb_id].entries[ambient.stype][0].sound
+
+
+def _terrain_descs(region):
+    """Terrain name -> its scene types' STB descs."""
+    return {name: [region.stb_descs[region.scene_stb[s]]
+                   for s in region.terrain_scenes[index]]
+            for name, index in TERRAIN_IDS.items()}
+
+
+def _calls(region, desc):
+    return {_sound_of(region, desc, a) for a in desc.ambient_sounds if a.base_chance > 0.0}
+
+
+# -- the region's data ---------------------------------------------------------------------
+
+
+def test_every_terrain_has_a_bed_and_at_least_three_kinds_of_call(region):
+    beds = set()
+    for terrain, descs in _terrain_descs(region).items():
+        for desc in descs:
+            constants = [a for a in desc.ambient_sounds if a.base_chance == 0.0]
+            assert len(constants) == 1, terrain
+            beds.add(_sound_of(region, desc, constants[0]))
+            calls = _calls(region, desc)
+            assert len(calls) >= 3, (terrain, calls)
+            assert not calls & set(BEDS), terrain
+            # One entry per sound type: GetSound's (n - 1) x r pick never skips a call.
+            table = region.sound_tables[desc.stb_id]
+            assert all(len(entries) == 1 for entries in table.entries.values())
+    assert beds == set(BEDS)
+
+
+def test_beds_are_re_fired_once_a_period_and_are_a_period_plus_a_tail(region):
+    """min_rate 3.99 s: AC plays at the first 60 Hz tick after the deadline, 240 ticks on."""
+    for descs in _terrain_descs(region).values():
+        for desc in descs:
+            bed = next(a for a in desc.ambient_sounds if a.base_chance == 0.0)
+            assert bed.min_rate_s == bed.max_rate_s
+            ticks = int(np.floor(bed.min_rate_s / TICK_S)) + 1
+            assert ticks * TICK_S == pytest.approx(BED_PERIOD_S)
+    for name in BEDS:
+        sound = AC_SOUNDS[name]()
+        assert sound.shape == (int(round((BED_PERIOD_S + BED_TAIL_S) * RATE_HZ)), 2), name
+
+
+# -- the sounds ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", BEDS)
+def test_bed_played_again_one_period_later_has_no_seam(name):
+    sound = AC_SOUNDS[name]().astype(np.float64)
+    period, tail = int(BED_PERIOD_S * RATE_HZ), int(BED_TAIL_S * RATE_HZ)
+    chained = np.zeros((2 * period + tail, 2))
+    chained[: sound.shape[0]] += sound
+    chained[period:] += sound
+    joint = chained[period - tail: period + 2 * tail]
+    steady = chained[tail: period - tail]
+    # No step at the joint beyond the sound's own largest steps, no dip or bump in level.
+    assert np.abs(np.diff(joint, axis=0)).max() <= np.abs(np.diff(steady, axis=0)).max()
+    # From the second play's start the chain is the bed's loop, frame for frame: in the
+    # overlap the old tail and the new fade-in sum to it (synth.refire_loop).
+    loop = BED_LOOPS[name]().astype(np.float64)
+    assert np.allclose(chained[period: 2 * period], loop, atol=1e-6)
+    assert np.allclose(chained[tail: period], loop[tail:], atol=1e-6)
+
+
+@pytest.mark.parametrize("name", BEDS)
+def test_bed_moves_in_level_colour_and_balance(name):
+    sound = AC_SOUNDS[name]().astype(np.float64)[: int(BED_PERIOD_S * RATE_HZ)]
+    n = int(0.2 * RATE_HZ)
+    blocks = sound[: sound.shape[0] // n * n].reshape(-1, n, 2)
+    level = np.sqrt((blocks ** 2).mean(axis=(1, 2)))
+    assert level.max() > 1.4 * level.min(), name
+    freqs = np.fft.rfftfreq(n, 1.0 / RATE_HZ)
+    power = np.abs(np.fft.rfft(blocks.mean(axis=2), axis=1)) ** 2
+    centroid = (power * freqs).sum(axis=1) / power.sum(axis=1)
+    assert centroid.max() > 1.25 * centroid.min(), name
+    sides = np.sqrt((blocks ** 2).mean(axis=1))
+    assert np.ptp(20 * np.log10(sides[:, 1] / sides[:, 0])) > 3.0, name
+
+
+CALL_BANDS = {
+    # name: (lowest, highest) of the frequency holding the most power, Hz
+    "ac_bird_song": (2_000, 5_500),
+    "ac_bird_trill": (2_800, 4_600),
+    "ac_cricket": (4_300, 4_900),
+    "ac_woodpecker": (900, 1_300),
+    "ac_owl": (350, 450),
+    "ac_howl": (350, 700),
+    "ac_ice_crack": (400, 4_500),
+    "ac_frog": (250, 600),
+    "ac_loon": (550, 1_000),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CALL_BANDS))
+def test_calls_sit_in_their_band(name):
+    x = AC_SOUNDS[name]().astype(np.float64)
+    power = np.abs(np.fft.rfft(x)) ** 2
+    peak = float(np.fft.rfftfreq(x.shape[0], 1.0 / RATE_HZ)[int(np.argmax(power))])
+    lo, hi = CALL_BANDS[name]
+    assert lo <= peak <= hi, (name, peak)
+
+
+def test_calls_are_short_assets():
+    for name, recipe in AC_SOUNDS.items():
+        seconds = recipe().shape[0] / RATE_HZ
+        limit = BED_PERIOD_S + BED_TAIL_S if name in BEDS else 3.0
+        assert seconds <= limit, (name, seconds)
+
+
+# -- the 240 s tour ----------------------------------------------------------------------------
+
+
+def _positioned_calls(events):
+    return [e for e in events if e["source"] == "ac" and e["event"] == "play"
+            and e["kind"] == "intermittent" and e["pos"] is not None
+            and e["channel"] is not None]
+
+
+def test_every_30_s_of_the_tour_has_four_positioned_calls_on_both_sides(tour):
+    result, events = tour
+    assert result.seconds == 240.0
+    calls = _positioned_calls(events)
+    for start in np.arange(0.0, result.seconds, WINDOW_S):
+        window = [e for e in calls if start <= e["t"] < start + WINDOW_S]
+        pans = [e["pan"] for e in window]
+        assert len(window) >= 4, (start, pans)
+        assert min(pans) < 0 < max(pans), (start, pans)
+
+
+def test_each_terrain_is_heard_with_three_kinds_of_call(tour, region):
+    """On the tour each terrain's calls are played: three kinds or more of each."""
+    _result, events = tour
+    by_desc = {}
+    for terrain, descs in _terrain_descs(region).items():
+        for desc in descs:
+            by_desc[desc.stb_id] = terrain
+    heard = defaultdict(set)
+    for e in _positioned_calls(events):
+        heard[by_desc[int(e["ambient"].split("#")[0], 16)]].add(e["sound"])
+    assert set(heard) == set(TERRAIN_IDS)
+    for terrain, sounds in heard.items():
+        assert len(sounds) >= 3, (terrain, sounds)
+
+
+def test_beds_chain_one_period_apart(tour):
+    """A bed is re-fired 240 ticks after its last play (its loop period), never sooner."""
+    _result, events = tour
+    plays = defaultdict(list)
+    for e in events:
+        if e["source"] == "ac" and e["event"] == "play" and e["kind"] == "constant":
+            plays[e["ambient"]].append(e["t"])
+    gaps = np.concatenate([np.diff(times) for times in plays.values() if len(times) > 1])
+    assert gaps.min() >= BED_PERIOD_S - 1e-6
+    assert np.mean(np.abs(gaps - BED_PERIOD_S) < 1e-6) > 0.8
