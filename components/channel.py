@@ -109,6 +109,9 @@ class Channel:
     from an ``on_end`` callback does)."""
     audible: bool = True
     """False for a virtual voice outside its bank's loudest ``real_voices``."""
+    voice_id: int = 0
+    """The voice command stream's id of the current start (``soundscape.audio.commands``;
+    never reused within a plugin); 0 before the first start."""
 
     @property
     def playing(self) -> bool:

@@ -14,6 +14,8 @@ naming the feature and ``Settings.features`` (the plugin's properties,
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -56,6 +58,8 @@ class Context:
     world: str = "default"
     channels: dict[str, ChannelBank] = field(default_factory=dict)
     """Channel banks by name (features ``audio``, ``oni``, ``redguard``)."""
+    voice_ids: Iterator[int] = field(default_factory=lambda: itertools.count(1), repr=False)
+    """Ids of the voice command stream, one per start, shared by every bank: never reused."""
     _sounds: SoundBank | None = field(default=None, repr=False)
     _mixer: Mixer | None = field(default=None, repr=False)
     _emitters: EmitterService | None = field(default=None, repr=False)

@@ -35,7 +35,7 @@ class Phase(IntEnum):
     CHANNELS = 8
     """Laws turn each voice into gains, pan and rate; allocation, stealing."""
     PUBLISH = 9
-    """An immutable voice snapshot is handed to the mixer."""
+    """The tick's voice commands (start, set, stop) are handed to the mixer."""
 
 
 def phase_priority(phase: Phase, base_priority: int, step: int = 0) -> int:

@@ -1,6 +1,6 @@
-"""Phase PUBLISH: hand the mixer an immutable snapshot of every voice.
+"""Phase PUBLISH: hand the mixer this tick's voice commands (start, set, stop).
 
-The snapshot is swapped in by reference (the audio side never waits). With
+They are appended to the mixer's command stream (the audio side never waits). With
 the offline backend the tick's frames are rendered right here, so a scene
 stepped tick by tick renders the same audio every run
 (``soundscape.audio.publish``).
@@ -14,7 +14,7 @@ from soundscape.system import SoundSystem
 
 
 class PublishSystem(SoundSystem):
-    """Builds the snapshot, publishes it and lets a tick-driven backend render."""
+    """Sends the tick's voice commands and lets a tick-driven backend render."""
 
     phase = Phase.PUBLISH
     source = "mixer"

@@ -2,10 +2,13 @@
 
 In a running plugin (``Settings.backend = "offline"``) the PUBLISH phase calls
 ``on_tick``: exactly the frames of the ticks stepped are rendered
-(48,000 / 60 = 800 a tick; other rates carry the fraction), so a scene stepped
-tick by tick renders the same bytes every run. ``audio()`` is everything
-rendered so far; ``render_seconds`` renders more from the latest snapshot
-without stepping the game.
+(48,000 / 60 = 800 a tick; other rates carry the fraction), and each voice the
+frame started begins at its own frame inside them (``Mixer.timeline``: a start
+made before the channel phase at the frame's first tick, one chained from an
+``on_end`` callback where the sound before it ended), so a scene stepped tick by
+tick renders the same bytes every run, and a one-frame sound started in a tick
+is in that tick's audio. ``audio()`` is everything rendered so far;
+``render_seconds`` renders on without stepping the game.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from soundscape.audio.mixer import Mixer
+from soundscape.audio.mixer import Mixer, Timeline
 from soundscape.audio.wav import write_wav
 
 
@@ -46,13 +49,21 @@ class OfflineBackend:
         return self._frames
 
     def on_tick(self, ticks: int) -> np.ndarray:
-        """Render the frames of ``ticks`` whole ticks (PUBLISH phase) and return them."""
+        """Render the frames of ``ticks`` whole ticks (PUBLISH phase) and return them.
+
+        The ticks are the ones up to the mixer's ``published_tick`` (when one was
+        published): their commands start their voices at their own frames.
+        """
+        mixer = self.mixer
+        if mixer.published_tick is not None:
+            mixer.timeline = Timeline(mixer.published_tick - ticks + 1, mixer.frames_rendered,
+                                      self._owed, self.tick_hz)
         self._owed += ticks * self.mixer.sample_rate_hz
         frames, self._owed = divmod(self._owed, self.tick_hz)
         return self._render(frames)
 
     def render_seconds(self, seconds: float) -> np.ndarray:
-        """Render ``seconds`` more from the current snapshot, as fast as possible."""
+        """Render ``seconds`` more of the voices playing, as fast as possible."""
         if seconds < 0:
             raise ValueError("render_seconds: seconds must be non-negative")
         return self._render(int(round(seconds * self.mixer.sample_rate_hz)))

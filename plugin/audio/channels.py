@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, NamedTuple
 import esper
 
 from soundscape.audio.channel_rules import free_channel, oni_channel, redguard_channel
-from soundscape.audio.profiles import ONI_BUFFER_RATE_HZ, apply_law, held_rate_hz
+from soundscape.audio.commands import Command, VoiceParams, set_params, start, stop
+from soundscape.audio.profiles import ONI_BUFFER_RATE_HZ, apply_law, held_rate_hz, miles_factors
 from soundscape.components.channel import (
     AMBIENT,
     CAN_PAN,
@@ -94,10 +95,15 @@ class ChannelBank:
         """Bank-wide volume (Oni's overall volume): part of the ``oni`` law's product,
         a plain factor on the side gains of the other profiles."""
         self.overall_target = 1.0
-        self.cuts: list[tuple[int, int]] = []
-        """(slot, serial) of sounds stopped or stolen since the last publish: the
-        mixer cuts them instead of letting them play out."""
         self._advanced_ticks: dict[int, int] = {}
+        self._ops: list[tuple[int, int, int, float, Sound | None]] = []
+        """Since the last publish, in order: starts (voice, slot, ticks advanced before
+        it, source offset, sound) and stops (voice, -1, 0, 0.0, None)."""
+        self._unsent: dict[int, VoiceParams | None] = {}
+        """Voices started since the last publish: None, or their parameters frozen
+        when their channel was played again before the publish."""
+        self._sent: dict[int, tuple[int, VoiceParams, Sound]] = {}
+        """slot -> (voice, the parameters last sent for it, its sound)."""
         for index in range(count):
             kind = ChannelKind.STEREO if index < stereo_count else ChannelKind.MONO
             self._new_channel(kind)
@@ -154,7 +160,7 @@ class ChannelBank:
         if channel.playing or channel.locked:
             old = self.handle(channel)
             if channel.playing:
-                self.cuts.append((channel.index, channel.serial))
+                self._cut(channel)
             for callback in self.on_steal:
                 callback(self, old, channel)
             self.ctx.events.emit(self.name, "steal", sound=channel.sound, channel=channel.index,
@@ -213,6 +219,9 @@ class ChannelBank:
                 self.ctx.events.emit(self.name, event, sound=sound, channel=channel.index,
                                      reason=problem)
             return False
+        if channel.playing:
+            self._cut(channel)  # a restart cuts the old sound
+        self._freeze(channel)
         channel.sound, channel.effect, channel.position = sound, effect, position
         channel.volume, channel.pan, channel.pitch = float(volume), float(pan), float(pitch)
         # a new sound's fade target is its own volume: a later fade to another target
@@ -222,13 +231,14 @@ class ChannelBank:
         channel.loop = loop
         channel.length_frames, channel.sample_rate_hz = data.frames, data.sample_rate_hz
         channel.rate_scale = self._rate_scale(sound, data)
-        if channel.playing:
-            self.cuts.append((channel.index, channel.serial))  # a restart cuts the old sound
         channel.serial += 1
         channel.cursor_frames = float(offset_frames)
         # Played after this tick's advance (an on_end callback): the sound began
         # inside the interval the mixer is about to render, ``offset`` frames ago.
         advanced = self._advanced_ticks.get(channel.index, 0)
+        channel.voice_id = next(self.ctx.voice_ids)
+        self._unsent[channel.voice_id] = None
+        self._ops.append((channel.voice_id, channel.index, advanced, float(offset_frames), data))
         channel.start_cursor_frames = float(offset_frames) - (
             self.playback_rate_hz(channel) * advanced / self.ctx.clock.tick_hz)
         channel.started_tick = self.ctx.clock.tick
@@ -268,7 +278,7 @@ class ChannelBank:
         if channel is None or not channel.playing:
             return False
         channel.flags = int(channel.flags) & ~(PLAYING | LOOPING)
-        self.cuts.append((channel.index, channel.serial))
+        self._cut(channel)
         self.ctx.events.emit(self.name, "stop", sound=channel.sound, channel=channel.index,
                              reason=reason)
         return True
@@ -348,10 +358,76 @@ class ChannelBank:
         if immediate:
             self.overall_volume = self.overall_target
 
+    # -- the command stream (phase PUBLISH) ---------------------------------------
+
+    def _cut(self, channel: Channel) -> None:
+        """The channel's voice is stopped or stolen: a ``stop`` for the audio side
+        (a voice started since the last publish is simply never sent)."""
+        voice = channel.voice_id
+        self._sent.pop(channel.index, None)
+        if voice in self._unsent:
+            del self._unsent[voice]
+        elif voice:
+            self._ops.append((voice, -1, 0, 0.0, None))
+
+    def _freeze(self, channel: Channel) -> None:
+        """Before a channel is played again: a voice of it not yet published (one
+        that started and ended since) keeps the parameters it had."""
+        voice = channel.voice_id
+        if voice in self._unsent and self._unsent[voice] is None:
+            sound = next(op[4] for op in self._ops if op[0] == voice)
+            if sound is not None:
+                apply_law(self, channel, self.ctx.settings.sample_rate_hz, sound.bits)
+                self._unsent[voice] = self._params(channel, sound)
+
+    def _params(self, channel: Channel, sound: Sound) -> VoiceParams:
+        """What the mixer needs of ``channel``'s voice (after the profile law)."""
+        miles = None
+        if self.profile == "redguard" and sound.pcm is not None:
+            miles = miles_factors(channel.volume, channel.pan, sound.bits)
+        return VoiceParams(float(channel.gain_left), float(channel.gain_right),
+                           float(channel.step), bool(channel.loop),
+                           channel.flags & PAUSED != 0, bool(channel.audible),
+                           self.profile == "modern", miles)
+
+    def commands(self, first_tick: int, out: list[Command]) -> None:
+        """Append this bank's commands since the last publish to ``out`` (PUBLISH).
+
+        Starts and stops in the order they happened (a start made before the
+        channel phase sits at ``first_tick``, one chained after it at the tick
+        after the frame's last), then a ``set`` for each voice whose parameters
+        changed. A voice that is culled and stays culled sends nothing.
+        """
+        for voice, slot, advanced, offset, sound in self._ops:
+            if slot < 0:
+                out.append(stop(voice))
+                continue
+            if voice not in self._unsent or sound is None:
+                continue  # started and cut before this publish: never heard
+            channel = self.channels[slot]
+            params = self._unsent[voice]
+            if params is None:
+                params = self._params(channel, sound)
+            out.append(start(voice, sound, params, tick=first_tick + advanced, offset=offset))
+            if channel.voice_id == voice:
+                self._sent[slot] = (voice, params, sound)
+        for slot, (voice, last, sound) in list(self._sent.items()):
+            channel = self.channels[slot]
+            if channel.voice_id != voice or not channel.flags & PLAYING:
+                del self._sent[slot]  # it ended: the audio side plays it out
+                continue
+            if voice in self._unsent:
+                continue  # its start has this tick's parameters
+            params = self._params(channel, sound)
+            if params != last and (params.audible or last.audible):
+                out.append(set_params(voice, params))
+                self._sent[slot] = (voice, params, sound)
+
     def mark_published(self) -> None:
-        """The mixer has this tick's state: later plays start at the next interval."""
+        """The mixer has this tick's commands: later plays start at the next interval."""
         self._advanced_ticks.clear()
-        self.cuts.clear()
+        self._ops.clear()
+        self._unsent.clear()
 
     # -- time ----------------------------------------------------------------
 
@@ -426,7 +502,8 @@ class ChannelBank:
         self.advance(ticks)
         rate_hz = self.ctx.settings.sample_rate_hz
         for channel in self.channels:
-            if not channel.flags & PLAYING:
+            # a voice that started and ended since the last publish still gets its gains
+            if not channel.flags & PLAYING and channel.voice_id not in self._unsent:
                 continue
             sound = sounds.get(channel.sound) if sounds is not None and channel.sound else None
             if not apply_law(self, channel, rate_hz, sound.bits if sound is not None else 16):

@@ -1,8 +1,11 @@
-"""The numpy mixer: float32 stereo blocks from the latest voice snapshot.
+"""The numpy mixer: float32 stereo blocks from the voice command stream.
 
-The game thread calls ``publish(snapshot)`` once a tick (a reference swap);
-``render(frames)`` runs on the audio side (pyglet's worker thread or the
-offline backend) and never waits on the game thread.
+The game thread appends commands (``soundscape.audio.commands``: start, set,
+stop) with ``send``; ``render(frames)`` runs on the audio side (pyglet's worker
+thread or the offline backend), pops them at the start of each block and never
+waits on the game thread. The audio side owns every voice's render cursor: a
+started voice plays from its first frame to its end or its stop exactly once
+and is then forgotten, whatever the game side says later.
 
 Per block every voice is a row of a (voices, frames) matrix (``mixer_rows``:
 own-rate rows copy frames, resampled rows interpolate linearly with a
@@ -17,33 +20,54 @@ DirectSound did). Redguard rows take the Miles integer path
 from __future__ import annotations
 
 import math
+from collections import deque
+from collections.abc import Iterable
+from typing import NamedTuple
 
 import numpy as np
 
+from soundscape.audio import commands as cmd
+from soundscape.audio.commands import Command, VoiceParams
 from soundscape.audio.mixer_rows import Rows
 from soundscape.audio.mixer_store import SampleStore, Segment
 from soundscape.audio.mixer_sum import gain_matrices, mix_miles, weigh_all
 from soundscape.audio.profiles import MAX_GAIN
-from soundscape.audio.snapshot import Snapshot, VoiceKey, VoiceSpec
+from soundscape.audio.sounds import Sound
 from soundscape.errors import InputError
 from soundscape.seams import Backend
 
 
 class _Voice:
-    """One rendered or silent voice between rebuilds (audio side only)."""
+    """One voice the audio side is playing (rendered or silent)."""
 
-    __slots__ = ("key", "spec", "seg", "cur_i", "cur_f", "g_left", "g_right", "fate")
+    __slots__ = ("key", "spec", "seg", "cur_i", "cur_f", "g_left", "g_right", "fate",
+                 "rendered")
 
-    def __init__(self, key: VoiceKey, spec: VoiceSpec, seg: Segment, start: float) -> None:
+    def __init__(self, key: int, spec: VoiceParams, seg: Segment, start: float) -> None:
         self.key, self.spec, self.seg = key, spec, seg
         whole = math.floor(start)
         self.cur_i, self.cur_f = int(whole), float(start - whole)
         self.g_left, self.g_right = spec.gain_left, spec.gain_right
         self.fate = "live"
+        self.rendered = False
+        """Has been a row of a rendered block: a later gain change ramps from its gains."""
+
+
+class Timeline(NamedTuple):
+    """Where game ticks fall in the output (a tick-driven backend sets it).
+
+    Tick ``first_tick`` starts at output frame ``frame`` plus ``owed / tick_hz``
+    frames; each tick after it is ``sample_rate_hz / tick_hz`` frames on.
+    """
+
+    first_tick: int
+    frame: int
+    owed: int
+    tick_hz: int
 
 
 class Mixer:
-    """Renders the published voices to float32 stereo at ``sample_rate_hz``.
+    """Renders the started voices to float32 stereo at ``sample_rate_hz``.
 
     Args:
         sample_rate_hz: output rate (48 kHz by default).
@@ -60,10 +84,17 @@ class Mixer:
         self.muted = False
         """True: every block is silence (voices go on; unmuting resumes them in place)."""
         self.store = SampleStore()
-        self._pending: Snapshot | None = None
-        self._applied: Snapshot | None = None
+        self.commands: deque[Command] = deque()
+        """The command stream: the game thread appends, the audio thread pops."""
+        self.published_tick: int | None = None
+        """The game tick of the latest ``send`` that gave one (phase PUBLISH)."""
+        self.timeline: Timeline | None = None
+        """Set by a tick-driven backend before it renders a tick interval; None: a
+        real-time output, where a start plays at the next block."""
+        self._live: dict[int, _Voice] = {}
         self._voices: list[_Voice] = []
         self._silent: list[_Voice] = []
+        self._dying: list[_Voice] = []
         self._dirty = False
         self._has_dying = False
         self._rows = Rows(self.block_frames, max_voices)
@@ -89,57 +120,99 @@ class Mixer:
             raise InputError(f"mixer.master_gain: {gain!r} is not a finite gain in 0..{MAX_GAIN:g}")
         self._master_gain = value
 
-    def publish(self, snapshot: Snapshot) -> None:
-        """Hand the mixer a new snapshot (game thread): pack new sounds, swap the reference."""
-        for spec in snapshot.voices:
-            self.store.segment(spec.sound, spec.miles is not None)
-        self._pending = snapshot
+    def send(self, commands: Iterable[Command], tick: int | None = None) -> None:
+        """Append ``commands`` to the stream (game thread; never waits).
 
-    # -- snapshot application (audio side) -------------------------------------
+        New sounds are packed into the sample store here, so the audio side
+        only reads it. ``tick``: the game tick these commands complete.
+        """
+        batch = list(commands)
+        for command in batch:
+            if command.op == cmd.START and command.sound is not None:
+                self.store.segment(command.sound, command.params is not None
+                                   and command.params.miles is not None)
+        self.commands.extend(batch)
+        if tick is not None:
+            self.published_tick = tick
 
-    def _collect(self) -> dict[VoiceKey, _Voice]:
-        """Write the row cursors back into their voices; the voices by key."""
+    def start(self, voice: int, sound: Sound, params: VoiceParams, *, tick: int = 0,
+              frame: float = 0.0, offset: float = 0.0) -> None:
+        """Send one ``start`` (game thread): ``voice`` must be an id never used before."""
+        self.send([cmd.start(voice, sound, params, tick=tick, frame=frame, offset=offset)])
+
+    def set(self, voice: int, params: VoiceParams) -> None:
+        """Send one ``set`` (game thread)."""
+        self.send([cmd.set_params(voice, params)])
+
+    def stop(self, voice: int) -> None:
+        """Send one ``stop`` (game thread)."""
+        self.send([cmd.stop(voice)])
+
+    # -- the command stream (audio side) ------------------------------------------
+
+    def _delay(self, command: Command) -> float:
+        """Output frames from this block's start to where ``command`` starts its voice."""
+        line = self.timeline
+        if line is None:
+            return max(command.frame, 0.0)
+        ticks = command.tick - line.first_tick
+        frames = line.frame + (ticks * self.sample_rate_hz + line.owed) // line.tick_hz
+        return max(frames - self.frames_rendered + command.frame, 0.0)
+
+    def _drain(self) -> None:
+        """Apply every queued command (at the start of a block)."""
+        self._sync()
+        live, commands = self._live, self.commands
+        while commands:
+            command = commands.popleft()
+            if command.op == cmd.START:
+                self._start(command)
+                continue
+            voice = live.get(command.voice)
+            if voice is None:
+                continue  # finished or cut already: never started again
+            if command.op == cmd.STOP:
+                del live[command.voice]
+                if voice.spec.ramp and voice.rendered and voice in self._voices:
+                    voice.fate = "dying"  # modern: fade out over one block
+                    self._dying.append(voice)
+                continue
+            params = command.params
+            if params is None:
+                continue
+            voice.spec = params
+            if not params.ramp or not voice.rendered:  # retail: the new gains apply at once
+                voice.g_left, voice.g_right = params.gain_left, params.gain_right
+        self._layout()
+
+    def _start(self, command: Command) -> None:
+        params, sound = command.params, command.sound
+        if params is None or sound is None or command.voice in self._live:
+            return
+        seg = self.store.segment(sound, params.miles is not None)
+        begin = command.offset - self._delay(command) * params.step
+        if not params.loop and begin >= seg.frames:
+            return
+        self._live[command.voice] = _Voice(command.voice, params, seg, begin)
+
+    def _sync(self) -> None:
+        """Write the row cursors and gains back into their voices."""
         rows = self._rows
-        by_key: dict[VoiceKey, _Voice] = {}
         for row, voice in enumerate(self._voices):
             voice.cur_i, voice.cur_f = int(rows.cur_i[row]), float(rows.cur_f[row])
             voice.g_left, voice.g_right = float(rows.g1l[row]), float(rows.g1r[row])
-            by_key[voice.key] = voice
-        for voice in self._silent:
-            by_key[voice.key] = voice
-        return by_key
+            voice.rendered = True
 
-    def _apply(self, snapshot: Snapshot | None) -> None:
-        old = self._collect()
-        rows: list[_Voice] = []
+    def _layout(self) -> None:
+        """Lay the live voices out as rows (audible, not paused) and silent voices;
+        forget the ones that have ended."""
+        rows, self._dying = self._dying, []  # cut modern voices fade out in this block
         silent: list[_Voice] = []
-        seen: set[VoiceKey] = set()
-        if snapshot is not None:
-            for spec in snapshot.voices:
-                seen.add(spec.key)
-                voice = old.get(spec.key)
-                if voice is None or voice.fate == "dying":
-                    seg = self.store.segment(spec.sound, spec.miles is not None)
-                    voice = _Voice(spec.key, spec, seg, spec.start_cursor_frames)
-                else:
-                    voice.spec = spec
-                    if not spec.ramp:  # retail: the new gains apply at once
-                        voice.g_left, voice.g_right = spec.gain_left, spec.gain_right
-                if self._ended(voice):
-                    continue
-                (rows if spec.audible and not spec.paused else silent).append(voice)
-        cuts = snapshot.cuts if snapshot is not None else frozenset()
-        for key, voice in old.items():
-            if key in seen or voice.fate == "dying" or self._ended(voice):
+        for key, voice in list(self._live.items()):
+            if self._ended(voice):
+                del self._live[key]
                 continue
-            if key in cuts or snapshot is None and voice.fate != "orphan":
-                if voice.spec.ramp and voice in self._voices:
-                    voice.fate = "dying"  # modern: fade out over one block
-                    rows.append(voice)
-                continue
-            if snapshot is not None and not voice.spec.loop and key not in cuts:
-                voice.fate = "orphan"  # ended on the game side: play out the last frames
-                rows.append(voice)
+            (rows if voice.spec.audible and not voice.spec.paused else silent).append(voice)
         self._silent = silent
         self._rows.layout(rows)
         self._voices = rows
@@ -169,12 +242,11 @@ class Mixer:
         out[:] = self.render(out.shape[0])
 
     def _block(self, out: np.ndarray, n: int) -> None:
-        pending = self._pending
-        if pending is not self._applied:
-            self._applied = pending
-            self._apply(pending)
+        if self.commands:
+            self._drain()
         elif self._dirty:
-            self._apply(self._applied)
+            self._sync()
+            self._layout()
         self._advance_silent(n)
         if not self._voices:
             out[:] = 0.0

@@ -1,6 +1,6 @@
 """The mixer's voice rows: one row of samples per voice, filled a block at a time.
 
-``Rows`` lays the voices of a snapshot out as arrays (packed-store offsets,
+``Rows`` lays the voices being played out as arrays (packed-store offsets,
 cursors, steps, gains) and fills a (voices, frames) matrix per block: voices at
 their own rate copy a slice of the packed store; resampled voices interpolate
 linearly between two ``np.take`` gathers, with a fractional cursor that carries

@@ -14,8 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import median_seconds  # noqa: E402
 
 from soundscape import synth  # noqa: E402
+from soundscape.audio.commands import VoiceParams  # noqa: E402
 from soundscape.audio.mixer import Mixer  # noqa: E402
-from soundscape.audio.snapshot import Snapshot, VoiceSpec  # noqa: E402
 from soundscape.audio.sounds import SoundBank  # noqa: E402
 
 BLOCK = 1024
@@ -25,7 +25,7 @@ RATE = 48_000
 def scene(voices: int = 32) -> Mixer:
     """A mixer with ``voices`` looping voices; every other one resampled (22,050 Hz, pitch)."""
     bank = SoundBank()
-    specs = []
+    mixer = Mixer(RATE, BLOCK)
     for i in range(voices):
         resampled = i % 2 == 1
         rate = 22_050 if resampled else RATE
@@ -34,10 +34,7 @@ def scene(voices: int = 32) -> Mixer:
             samples = synth.stereo(samples, samples[::-1].copy())
         sound = bank.add(f"s{i}", samples, rate)
         step = rate * (1.0 + 0.01 * i) / RATE if resampled else 1.0
-        specs.append(VoiceSpec(("bench", i, 1), sound, 0.5, 0.25, step, True, False, True,
-                               i % 3 == 0, 0.0, None))
-    mixer = Mixer(RATE, BLOCK)
-    mixer.publish(Snapshot(0, tuple(specs), frozenset()))
+        mixer.start(i + 1, sound, VoiceParams(0.5, 0.25, step, loop=True, ramp=i % 3 == 0))
     mixer.render(BLOCK)
     return mixer
 

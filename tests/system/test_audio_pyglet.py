@@ -20,8 +20,8 @@ from soundscape.audio.backend_pyglet import (
     _source_class,
     output_format,
 )
+from soundscape.audio.commands import VoiceParams
 from soundscape.audio.mixer import Mixer
-from soundscape.audio.snapshot import Snapshot, VoiceSpec
 from soundscape.audio.sounds import SoundBank
 from soundscape.errors import InputError
 
@@ -33,8 +33,7 @@ def plugin(**kw) -> SoundscapePlugin:
 def tone_mixer() -> Mixer:
     mixer = Mixer(48_000, 1024)
     snd = SoundBank().add("t", synth.tone(440, 1.0, rate_hz=48_000), 48_000)
-    spec = VoiceSpec(("t", 0, 1), snd, 0.5, 0.25, 1.0, True, False, True, False, 0.0, None)
-    mixer.publish(Snapshot(0, (spec,), frozenset()))
+    mixer.start(1, snd, VoiceParams(0.5, 0.25, 1.0, loop=True))
     return mixer
 
 

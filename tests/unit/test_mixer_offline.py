@@ -6,8 +6,8 @@ import numpy as np
 
 from soundscape import synth
 from soundscape.audio.backend_offline import OfflineBackend
+from soundscape.audio.commands import VoiceParams
 from soundscape.audio.mixer import Mixer
-from soundscape.audio.snapshot import Snapshot, VoiceSpec
 from soundscape.audio.sounds import SoundBank
 from soundscape.audio.wav import read_wav
 
@@ -17,8 +17,7 @@ def test_render_seconds_and_write_wav(tmp_path):
     mixer = Mixer(48_000, 1024)
     backend = OfflineBackend(mixer, tick_hz=60)
     assert mixer.backend is backend
-    mixer.publish(Snapshot(0, (VoiceSpec(("x", 0, 1), bed, 0.5, 0.5, 1.0, True, False, True,
-                                         False, 0.0, None),), frozenset()))
+    mixer.start(1, bed, VoiceParams(0.5, 0.5, 1.0, loop=True))
     first = backend.render_seconds(1.0)
     assert first.shape == (48_000, 2) and backend.frames == 48_000
     looped = np.tile(bed.samples[:, 0] * np.float32(0.5), 2)

@@ -1,12 +1,14 @@
-"""The mixer against a plain reference: gains, resampling, cursors, loops, ramps, cuts."""
+"""The mixer against a plain reference: gains, resampling, cursors, loops, ramps, cuts,
+and the command stream's rules (a finished voice is never started again)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from soundscape.audio.commands import VoiceParams
 from soundscape.audio.mixer import Mixer
-from soundscape.audio.snapshot import Snapshot, VoiceSpec, miles_factors
+from soundscape.audio.profiles import miles_factors
 from soundscape.audio.sounds import SoundBank
 from soundscape.laws.redguard import miles_mix
 
@@ -20,13 +22,13 @@ def sound(name: str, frames: np.ndarray, rate: int = RATE, **kw):
     return SoundBank().add(name, frames, rate, **kw)
 
 
-def spec(snd, key=1, gl=1.0, gr=1.0, step=1.0, loop=False, start=0.0, ramp=False,
-         paused=False, audible=True, miles=None) -> VoiceSpec:
-    return VoiceSpec(("t", key, 1), snd, gl, gr, step, loop, paused, audible, ramp, start, miles)
+def params(gl=1.0, gr=1.0, step=1.0, loop=False, ramp=False, paused=False, audible=True,
+           miles=None) -> VoiceParams:
+    return VoiceParams(gl, gr, step, loop, paused, audible, ramp, miles)
 
 
-def publish(mixer: Mixer, *voices: VoiceSpec, cuts=()) -> None:
-    mixer.publish(Snapshot(0, tuple(voices), frozenset(cuts)))
+def start(mixer: Mixer, snd, key=1, frame=0.0, **kw) -> None:
+    mixer.start(key, snd, params(**kw), frame=frame)
 
 
 def reference(samples: np.ndarray, step: float, frames: int, start: float = 0.0,
@@ -51,7 +53,7 @@ NOISE = np.sin(np.arange(5000) * 0.37).astype(np.float32) * 0.5
 
 def test_own_rate_is_an_exact_copy_with_side_gains():
     mixer = Mixer(RATE, 1024)
-    publish(mixer, spec(sound("n", NOISE), gl=0.5, gr=0.25))
+    start(mixer, sound("n", NOISE), gl=0.5, gr=0.25)
     out = mixer.render(1024)
     assert np.array_equal(out[:, 0], NOISE[:1024] * np.float32(0.5))
     assert np.array_equal(out[:, 1], NOISE[:1024] * np.float32(0.25))
@@ -60,7 +62,7 @@ def test_own_rate_is_an_exact_copy_with_side_gains():
 def test_stereo_sound_keeps_its_sides():
     stereo = np.stack([NOISE, -NOISE * 0.5], axis=1)
     mixer = Mixer(RATE, 512)
-    publish(mixer, spec(sound("s", stereo), gl=1.0, gr=1.0, step=0.75))
+    start(mixer, sound("s", stereo), gl=1.0, gr=1.0, step=0.75)
     out = mixer.render(2048)
     assert np.allclose(out[:, 0], reference(NOISE, 0.75, 2048), atol=POS_TOL)
     assert np.allclose(out[:, 1], reference(-NOISE * 0.5, 0.75, 2048), atol=POS_TOL)
@@ -69,7 +71,7 @@ def test_stereo_sound_keeps_its_sides():
 @pytest.mark.parametrize("step", [0.459375, 0.5, 1.37, 2.0])
 def test_resampling_is_linear_interpolation(step):
     mixer = Mixer(RATE, 1024)
-    publish(mixer, spec(sound("n", NOISE), step=step))
+    start(mixer, sound("n", NOISE), step=step)
     out = mixer.render(3000)
     assert np.allclose(out[:, 0], reference(NOISE, step, 3000), atol=POS_TOL)
 
@@ -77,7 +79,7 @@ def test_resampling_is_linear_interpolation(step):
 def test_fractional_cursor_carries_across_blocks():
     whole, parts = Mixer(RATE, 1024), Mixer(RATE, 1024)
     for m in (whole, parts):
-        publish(m, spec(sound("n", NOISE), step=0.6137))
+        start(m, sound("n", NOISE), step=0.6137)
     a = whole.render(2000).copy()
     b = np.concatenate([parts.render(n).copy() for n in (1, 299, 700, 1000)])
     assert np.allclose(a, b, atol=POS_TOL)
@@ -87,7 +89,7 @@ def test_fractional_cursor_carries_across_blocks():
 def test_loop_has_no_gap(step):
     short = NOISE[:100]
     mixer = Mixer(RATE, 256)
-    publish(mixer, spec(sound("l", short), loop=True, step=step))
+    start(mixer, sound("l", short), loop=True, step=step)
     out = mixer.render(1500)
     assert np.allclose(out[:, 0], reference(short, step, 1500, loop=True), atol=POS_TOL)
     if step == 1.0:
@@ -96,16 +98,16 @@ def test_loop_has_no_gap(step):
 
 def test_sound_ends_with_silence_and_the_voice_is_dropped():
     mixer = Mixer(RATE, 256)
-    publish(mixer, spec(sound("n", NOISE[:300])))
+    start(mixer, sound("n", NOISE[:300]))
     out = mixer.render(1024)
     assert np.array_equal(out[:300, 0], NOISE[:300]) and not out[300:].any()
     mixer.render(256)
     assert mixer.voice_count == 0
 
 
-def test_delayed_start_from_a_negative_cursor():
+def test_delayed_start_at_its_frame():
     mixer = Mixer(RATE, 512)
-    publish(mixer, spec(sound("n", NOISE), start=-100.0))
+    start(mixer, sound("n", NOISE), frame=100.0)
     out = mixer.render(512)
     assert not out[:100].any()
     assert np.array_equal(out[100:, 0], NOISE[: 512 - 100])
@@ -114,9 +116,9 @@ def test_delayed_start_from_a_negative_cursor():
 def test_modern_profile_ramps_gain_changes_across_one_block():
     snd = sound("one", np.ones(10_000, dtype=np.float32))
     mixer = Mixer(RATE, 100)
-    publish(mixer, spec(snd, gl=0.2, gr=0.2, ramp=True))
+    start(mixer, snd, gl=0.2, gr=0.2, ramp=True)
     mixer.render(100)
-    publish(mixer, spec(snd, gl=1.0, gr=0.2, ramp=True))
+    mixer.set(1, params(gl=1.0, gr=0.2, ramp=True))
     out = mixer.render(100)
     expected = 0.2 + 0.8 * np.arange(1, 101) / 100
     assert np.allclose(out[:, 0], expected, atol=1e-6)
@@ -128,11 +130,11 @@ def test_ramp_with_mono_and_stereo_voices_moves_each_side():
     ones = np.ones(10_000, dtype=np.float32)
     mono, stereo = sound("m", ones), sound("s", np.stack([ones, -ones], axis=1))
     mixer = Mixer(RATE, 100)
-    publish(mixer, spec(mono, key=1, gl=0.5, gr=0.5, ramp=True),
-            spec(stereo, key=2, gl=0.25, gr=0.25, ramp=True))
+    start(mixer, mono, key=1, gl=0.5, gr=0.5, ramp=True)
+    start(mixer, stereo, key=2, gl=0.25, gr=0.25, ramp=True)
     mixer.render(100)
-    publish(mixer, spec(mono, key=1, gl=0.5, gr=0.1, ramp=True),
-            spec(stereo, key=2, gl=0.25, gr=0.75, ramp=True))
+    mixer.set(1, params(gl=0.5, gr=0.1, ramp=True))
+    mixer.set(2, params(gl=0.25, gr=0.75, ramp=True))
     out = mixer.render(100)
     ramp = np.arange(1, 101) / 100
     assert np.allclose(out[:, 0], 0.75, atol=1e-6)  # no left gain moved
@@ -144,44 +146,55 @@ def test_ramp_with_mono_and_stereo_voices_moves_each_side():
 def test_retail_profiles_jump_at_the_block_boundary():
     snd = sound("one", np.ones(10_000, dtype=np.float32))
     mixer = Mixer(RATE, 100)
-    publish(mixer, spec(snd, gl=0.2, gr=0.2))
+    start(mixer, snd, gl=0.2, gr=0.2)
     mixer.render(100)
-    publish(mixer, spec(snd, gl=1.0, gr=0.2))
+    mixer.set(1, params(gl=1.0, gr=0.2))
     assert np.array_equal(mixer.render(100)[:, 0], np.ones(100, dtype=np.float32))
 
 
 def test_cut_silences_retail_at_once_and_modern_over_a_block():
     snd = sound("one", np.ones(10_000, dtype=np.float32))
     retail, modern = Mixer(RATE, 100), Mixer(RATE, 100)
-    publish(retail, spec(snd))
-    publish(modern, spec(snd, ramp=True))
+    start(retail, snd)
+    start(modern, snd, ramp=True)
     retail.render(100)
     modern.render(100)
-    key = ("t", 1, 1)
-    publish(retail, cuts=[key])
-    publish(modern, cuts=[key])
+    retail.stop(1)
+    modern.stop(1)
     assert not retail.render(100).any()
     fade = modern.render(100)[:, 0]
     assert fade[0] > 0.95 and fade[-1] == 0.0 and np.all(np.diff(fade) < 0)
     assert not modern.render(100).any()
 
 
-def test_voice_gone_without_a_cut_plays_out_its_end():
-    """The game side notices an end a tick late: the mixer plays the last frames."""
+def test_a_voice_plays_to_its_end_whatever_the_game_side_sends():
+    """The audio side owns its cursors: no stop, it plays out; a set for a voice it
+    has finished (a game side that is behind) never starts it again."""
     mixer = Mixer(RATE, 256)
-    publish(mixer, spec(sound("n", NOISE[:400])))
+    start(mixer, sound("n", NOISE[:400]))
     mixer.render(256)
-    publish(mixer)  # the channel ended on the game side, no cut
+    mixer.set(1, params(gl=1.0))  # the game side still thinks it plays
     out = mixer.render(256)
     assert np.array_equal(out[:144, 0], NOISE[256:400]) and not out[144:].any()
+    mixer.set(1, params(gl=1.0))
+    assert not mixer.render(1024).any() and mixer.voice_count == 0
+
+
+def test_a_voice_started_and_cut_in_one_block_is_never_heard():
+    mixer = Mixer(RATE, 256)
+    start(mixer, sound("n", NOISE))
+    mixer.stop(1)
+    assert not mixer.render(256).any()
 
 
 def test_paused_and_virtual_voices_are_silent():
     snd = sound("n", NOISE)
     mixer = Mixer(RATE, 256)
-    publish(mixer, spec(snd, key=1, paused=True), spec(snd, key=2, audible=False))
+    start(mixer, snd, key=1, paused=True)
+    start(mixer, snd, key=2, audible=False)
     assert not mixer.render(256).any()
-    publish(mixer, spec(snd, key=1), spec(snd, key=2))
+    mixer.set(1, params())
+    mixer.set(2, params())
     out = mixer.render(256)[:, 0]
     # the paused voice resumes where it was (0); the virtual one went on (256 frames)
     assert np.allclose(out, NOISE[:256] + NOISE[256:512], atol=1e-6)
@@ -200,9 +213,8 @@ def test_redguard_voices_take_the_miles_integer_path(bits):
     stereo_pcm = rng.integers(-30000, 30000, (2000, 2)).astype(np.int16)
     st = bank.add("st", stereo_pcm.astype(np.float32) / 32768, 22050, pcm=stereo_pcm)
     mixer = Mixer(22050, 512)
-    publish(mixer,
-            spec(snd, key=1, miles=miles_factors(100, 96, bits)),
-            spec(st, key=2, miles=miles_factors(77, 20, 16)))
+    start(mixer, snd, key=1, miles=miles_factors(100, 96, bits))
+    start(mixer, st, key=2, miles=miles_factors(77, 20, 16))
     out = mixer.render(1500)
     expected = miles_mix(pcm[:1500, 0], 100, 96, bits) + miles_mix(stereo_pcm[:1500], 77, 20, 16)
     got = np.round(out.astype(np.float64) * 32768).astype(np.int64)
@@ -213,7 +225,7 @@ def test_redguard_resampled_voice_floors_interpolated_pcm():
     pcm = (np.arange(-1000, 1000, dtype=np.int16) * 7)[:, None].astype(np.int16)
     snd = SoundBank().add("rg", pcm.astype(np.float32) / 32768, 11025, pcm=pcm)
     mixer = Mixer(22050, 256)
-    publish(mixer, spec(snd, step=0.5, miles=miles_factors(127, 64, 16)))
+    start(mixer, snd, step=0.5, miles=miles_factors(127, 64, 16))
     got = np.round(mixer.render(800).astype(np.float64) * 32768).astype(np.int64)[:, 0]
     interp = np.floor(reference(pcm[:, 0].astype(np.float64), 0.5, 800)).astype(np.int64)
     assert np.array_equal(got, (interp * 128) >> 7)
@@ -230,11 +242,11 @@ def test_blocks_reuse_their_buffers():
     bank = SoundBank()
     pcm = (np.arange(40_000) % 200 - 100).astype(np.int16)[:, None]
     rg = bank.add("rg", pcm.astype(np.float32) / 32768, 22050, pcm=pcm)
-    voices = [spec(bank.add(f"s{i}", NOISE * (1 + i % 3), RATE), key=i, step=0.5 + 0.25 * (i % 3),
-                   loop=True, ramp=i % 2 == 0) for i in range(40)]
-    voices.append(spec(rg, key=99, step=0.46, loop=True, miles=miles_factors(90, 40, 16)))
     mixer = Mixer(RATE, 1024)
-    publish(mixer, *voices)
+    for i in range(40):
+        start(mixer, bank.add(f"s{i}", NOISE * (1 + i % 3), RATE), key=i,
+              step=0.5 + 0.25 * (i % 3), loop=True, ramp=i % 2 == 0)
+    start(mixer, rg, key=99, step=0.46, loop=True, miles=miles_factors(90, 40, 16))
     for _ in range(5):
         mixer.render(1024)
     tracemalloc.start()
@@ -255,17 +267,15 @@ def test_float_voices_sum_in_row_order_without_blas():
     rng = np.random.default_rng(5)
     mixer = Mixer(RATE, 256)
     sides = []
-    voices = []
     for key in range(12):
         stereo = key % 3 == 0
         shape = (4000, 2) if stereo else (4000,)
         frames = (rng.standard_normal(shape) * 0.3).astype(np.float32)
         gl, gr = (float(np.float32(x)) for x in rng.uniform(0.05, 1.0, 2))
-        voices.append(spec(sound(f"v{key}", frames), key=key, gl=gl, gr=gr, loop=True))
+        start(mixer, sound(f"v{key}", frames), key=key, gl=gl, gr=gr, loop=True)
         left = frames[:, 0] if stereo else frames
         right = frames[:, 1] if stereo else frames
         sides.append((np.float32(gl), np.float32(gr), left, right, stereo))
-    publish(mixer, *voices)
     out = mixer.render(256).copy()
     # the mixer's row order: own-rate mono rows, then own-rate stereo rows; the
     # stereo rows' right sides are one more row-order sum, added last
@@ -284,13 +294,13 @@ def test_float_voices_sum_in_row_order_without_blas():
 
 
 def test_audio_thread_renders_while_the_game_thread_publishes():
-    """The audio side takes whichever snapshot is published at a block's start, never waits
+    """The audio side applies whatever commands are queued at a block's start, never waits
     and never sees half of one: every block has one gain throughout."""
     import threading
 
     snd = sound("one", np.ones(10_000, dtype=np.float32))
     mixer = Mixer(RATE, 256)
-    publish(mixer, spec(snd, gl=0.25, gr=0.25, loop=True))
+    start(mixer, snd, gl=0.25, gr=0.25, loop=True)
     gains: list[float] = []
     errors: list[BaseException] = []
 
@@ -307,7 +317,8 @@ def test_audio_thread_renders_while_the_game_thread_publishes():
     worker = threading.Thread(target=audio)
     worker.start()
     for i in range(300):
-        publish(mixer, spec(snd, gl=0.5 if i % 2 else 0.25, gr=0.5 if i % 2 else 0.25, loop=True))
+        gain = 0.5 if i % 2 else 0.25
+        mixer.set(1, params(gl=gain, gr=gain, loop=True))
     worker.join(timeout=30)
     assert not worker.is_alive() and not errors
     assert len(gains) == 300 and set(gains) <= {0.25, 0.5}
