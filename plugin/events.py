@@ -8,6 +8,11 @@ occlusion's wall count...).
 
 Warnings and errors also go to ``logging.getLogger("soundscape")``, once per
 cause (``log_level`` says which events are warnings: docs/events.md).
+
+A game's callbacks (``on_end``/``on_steal`` on a channel bank, event listeners,
+Oni's ``then`` continuations) are called through ``EventLog.call``: one that
+raises is reported once (a ``callback_error`` record and a logged traceback) and
+the tick goes on.
 """
 
 from __future__ import annotations
@@ -100,6 +105,19 @@ def describe(record: EventRecord) -> str:
 _PLAIN = (int, str, bool, type(None))
 
 
+def callback_name(callback: Any) -> str:
+    """How a callback is named in a ``callback_error`` record.
+
+    >>> callback_name(len), callback_name(json.dumps), callback_name(EventLog.call)
+    ('len', 'json.dumps', 'soundscape.events.EventLog.call')
+    """
+    name = getattr(callback, "__qualname__", None)
+    module = getattr(callback, "__module__", None)
+    if isinstance(name, str):
+        return name if module in (None, "builtins") else f"{module}.{name}"
+    return repr(callback)
+
+
 def _json_safe(value: Any) -> Any:
     """Positions and gains as plain JSON values; NaN and infinities become null."""
     kind = type(value)
@@ -145,7 +163,12 @@ class EventLog:
         self._logged: set[tuple[Any, ...]] = set()
         self._levels: dict[str, int | None] = {}
         """Each event name's level, worked out once (``LOG_LEVELS`` as it was then)."""
-        self._failed_listeners: set[int] = set()
+        self._failed_callbacks: list[Any] = []
+        """Game callbacks that have raised (each reported once)."""
+        self.callback_errors = 0
+        self._notifying = False
+        self._deferred: list[EventRecord] = []
+        """How many times a game callback raised (each callback's first is reported)."""
         if path is not None:
             self.open(path)
 
@@ -178,8 +201,9 @@ class EventLog:
         """Call ``listener(record)`` for every record emitted from now on.
 
         The record is the log's own dict: read it, do not change it. A listener
-        that raises is logged (once) and skipped for that record; the game's
-        frame goes on. Returns a function that unsubscribes the listener.
+        that raises is reported once (``call``) and skipped for that record; the
+        game's frame goes on and it stays subscribed. Returns a function that
+        unsubscribes the listener.
         """
         self._listeners.append(listener)
         return lambda: self.unsubscribe(listener)
@@ -201,12 +225,14 @@ class EventLog:
         pan: float | None = None,
         channel: int | None = None,
         log_level: int | None = None,
+        exc_info: BaseException | None = None,
         **extra: Any,
     ) -> EventRecord:
         """Append one record stamped with the clock's time and tick, and return it.
 
         ``log_level`` (not stored) logs this record at that level when its cause is
         new, whatever its event name; by default the name decides (``log_level``).
+        ``exc_info`` (not stored): an exception whose traceback goes with the log line.
         """
         clock = self.clock
         record: EventRecord = {
@@ -236,12 +262,13 @@ class EventLog:
             level = levels[event] if event in levels else levels.setdefault(
                 event, _level_of(event))
         if level is not None:
-            self._log(level, record)
+            self._log(level, record, exc_info)
         if self._listeners:
             self._notify(record)
         return record
 
-    def _log(self, level: int, record: EventRecord) -> None:
+    def _log(self, level: int, record: EventRecord,
+             exc_info: BaseException | None = None) -> None:
         """Log ``record`` the first time its cause is seen (source, event, sound, reason)."""
         cause = (record["source"], record["event"], _cause_part(record["sound"]),
                  *(_cause_part(record.get(name)) for name in CAUSE_FIELDS))
@@ -255,17 +282,55 @@ class EventLog:
                                "only in the event log", MAX_LOGGED_CAUSES)
             return
         logged.add(cause)
-        logger.log(level, "%s", describe(record), extra={"soundscape_event": record})
+        logger.log(level, "%s", describe(record), extra={"soundscape_event": record},
+                   exc_info=exc_info)
 
     def _notify(self, record: EventRecord) -> None:
-        for listener in tuple(self._listeners):
-            try:
-                listener(record)
-            except Exception:  # a game's listener must not break the runtime's frame
-                if id(listener) not in self._failed_listeners:
-                    self._failed_listeners.add(id(listener))
-                    logger.exception("soundscape: event listener %r raised (logged once; "
-                                     "it stays subscribed)", listener)
+        """Every listener gets ``record``; records emitted meanwhile (a listener's own
+        ``callback_error``) go to the listeners after it, in order."""
+        if self._notifying:
+            self._deferred.append(record)
+            return
+        self._notifying = True
+        try:
+            pending = deque([record])
+            while pending:
+                current = pending.popleft()
+                for listener in tuple(self._listeners):
+                    self.call("events", listener, current, role="event listener")
+                pending.extend(self._deferred)
+                self._deferred.clear()
+        finally:
+            self._notifying = False
+
+    def call(self, source: str, callback: Callable[..., object], *args: object,
+             role: str = "callback") -> bool:
+        """Call a game's ``callback(*args)`` where the plugin calls it; True if it returned.
+
+        An exception is caught here: the first time each callback raises, one
+        ``callback_error`` record (``source``, ``callback`` its name, ``role``,
+        ``error``) is emitted and logged with its traceback; later raises of the
+        same callback only count in ``callback_errors``. The caller goes on (the
+        other callbacks run, the tick completes).
+
+        >>> from soundscape.clock import Clock
+        >>> log = EventLog(Clock())
+        >>> def bad(x): raise ValueError(x)
+        >>> log.call("game", bad, 1, role="on_end"), log.call("game", bad, 2, role="on_end")
+        (False, False)
+        >>> [(r["event"], r["role"], r["error"]) for r in log], log.callback_errors
+        ([('callback_error', 'on_end', 'ValueError(1)')], 2)
+        """
+        try:
+            callback(*args)
+        except Exception as error:  # a game's callback must not break the plugin's tick
+            self.callback_errors += 1
+            if not any(failed is callback for failed in self._failed_callbacks):
+                self._failed_callbacks.append(callback)
+                self.emit(source, "callback_error", callback=callback_name(callback), role=role,
+                          error=repr(error), exc_info=error)
+            return False
+        return True
 
     def where(self, **match: Any) -> list[EventRecord]:
         """The records whose fields equal every ``match`` value."""

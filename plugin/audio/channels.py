@@ -58,9 +58,11 @@ class Handle(NamedTuple):
 
 
 EndCallback = Callable[["ChannelBank", Handle, Channel, float], None]
-"""Called as ``fn(bank, handle, channel, overshoot_frames)`` when a sound ends."""
+"""Called as ``fn(bank, handle, channel, overshoot_frames)`` when a sound ends. One that
+raises is reported once (``EventLog.call``: a ``callback_error``); the tick goes on."""
 StealCallback = Callable[["ChannelBank", Handle, Channel], None]
-"""Called as ``fn(bank, old_handle, channel)`` before a channel is taken from its owner."""
+"""Called as ``fn(bank, old_handle, channel)`` before a channel is taken from its owner
+(reported like ``EndCallback`` when it raises)."""
 
 
 class ChannelBank:
@@ -161,8 +163,8 @@ class ChannelBank:
             old = self.handle(channel)
             if channel.playing:
                 self._cut(channel)
-            for callback in self.on_steal:
-                callback(self, old, channel)
+            for callback in list(self.on_steal):  # one that raises is reported once
+                self.ctx.events.call(self.name, callback, self, old, channel, role="on_steal")
             self.ctx.events.emit(self.name, "steal", sound=channel.sound, channel=channel.index,
                                  by=sound, priority=priority, gain=channel.volume)
         channel.generation += 1
@@ -465,8 +467,9 @@ class ChannelBank:
             channel.flags = (flags & ~PLAYING) | UPDATING
             self.ctx.events.emit(self.name, "end", sound=channel.sound, channel=channel.index)
             handle = self.handle(channel)
-            for callback in list(self.on_end):
-                callback(self, handle, channel, overshoot)
+            for callback in list(self.on_end):  # one that raises is reported once
+                self.ctx.events.call(self.name, callback, self, handle, channel, overshoot,
+                                     role="on_end")
 
     def _slide_overall(self) -> None:
         """One frame's slide (``SS2iVolume_Update``): 0.05 at most, however many ticks

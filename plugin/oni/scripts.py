@@ -225,8 +225,8 @@ class Scripts:
     def _run_blocked(self, call: BlockedCall) -> None:
         if call.name is not None:
             self._start_dialog(call.name)
-        if call.then is not None:
-            call.then()
+        if call.then is not None:  # the game's continuation: one that raises is reported once
+            self.sound.ctx.events.call("oni", call.then, role="then")
 
     def _note_end(self) -> None:
         d = self.dialog

@@ -106,7 +106,12 @@ def test_a_raising_subscriber_is_logged_once_and_the_frame_goes_on(caplog):
     log.subscribe(lambda record: calls.append("second"))
     log.emit("ac", "play")
     log.emit("ac", "play")
-    assert calls == ["play", "second", "play", "second"]
+    # its one callback_error record reaches the listeners after "play" has reached all
+    assert calls == ["play", "second", "callback_error", "second", "play", "second"]
+    errors = log.where(event="callback_error")
+    assert len(errors) == 1 and errors[0]["role"] == "event listener"
+    assert errors[0]["error"] == "KeyError('game bug')" and "broken" in errors[0]["callback"]
+    assert log.callback_errors == 3
     failures = [r for r in soundscape_records(caplog) if r.exc_info]
     assert len(failures) == 1 and "event listener" in failures[0].getMessage()
 

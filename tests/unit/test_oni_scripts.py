@@ -244,3 +244,20 @@ def test_play_interrupt_after_the_line_ended_interrupts_nothing(h):
     assert h.scripts.sound_dialog_play_interrupt("line_a")
     assert h.events("dialog_interrupt") == []
     assert h.scripts.dialog_ends == [("line_b", 30)]
+
+
+def test_a_then_continuation_that_raises_is_reported_once_and_the_queue_goes_on(h):
+    """Issue 11: the game's ``then`` is called through ``EventLog.call``."""
+    went_on = []
+
+    def broken():
+        raise RuntimeError("script bug")
+
+    h.scripts.sound_dialog_play("line_a")
+    h.scripts.sound_dialog_play_block(None, then=broken)
+    h.scripts.sound_dialog_play_block(None, then=broken)
+    h.scripts.sound_dialog_play_block("line_b", then=lambda: went_on.append(h.tick))
+    h.step(60)
+    assert went_on == [60] and h.scripts.dialog.name == "line_b"
+    errors = h.events("callback_error")
+    assert len(errors) == 1 and errors[0]["role"] == "then" and "script bug" in errors[0]["error"]
