@@ -385,7 +385,7 @@ class ChannelBank:
     def _params(self, channel: Channel, sound: Sound) -> VoiceParams:
         """What the mixer needs of ``channel``'s voice (after the profile law)."""
         miles = None
-        if self.profile == "redguard" and sound.pcm is not None:
+        if self.profile == "redguard" and sound.bits:
             miles = miles_factors(channel.volume, channel.pan, sound.bits)
         return VoiceParams(float(channel.gain_left), float(channel.gain_right),
                            float(channel.step), bool(channel.loop),
@@ -556,3 +556,20 @@ def ensure_bank(ctx: Context, name: str, **kwargs: object) -> ChannelBank:
     if bank is None:
         bank = ctx.channels[name] = ChannelBank(ctx, name, **kwargs)  # type: ignore[arg-type]
     return bank
+
+
+def sounds_in_use(ctx: Context) -> set[str]:
+    """Names of the sounds some channel of ``ctx`` is playing (paused ones too)."""
+    return {channel.sound for bank in ctx.channels.values() for channel in bank.channels
+            if channel.flags & PLAYING and channel.sound is not None}
+
+
+def stop_voices_of(ctx: Context, name: str) -> int:
+    """Stop every voice playing the sound ``name`` (the sound bank let it go): one
+    ``stop`` event each, reason ``unloaded``, and no end callback. Returns how many."""
+    stopped = 0
+    for bank in list(ctx.channels.values()):
+        for channel in bank.channels:
+            if channel.flags & PLAYING and channel.sound == name:
+                stopped += bank.stop(bank.handle(channel), reason="unloaded")
+    return stopped

@@ -3,7 +3,8 @@
 ``install`` creates ``ctx.sounds`` (a ``SoundBank`` rooted at
 ``Settings.sound_root``), the virtual banks ``"ac"`` (profile ``ac``, 16 real
 voices) and ``"modern"`` (profile ``modern``, the generic ``Emitter``'s), the
-``Mixer`` on ``ctx.mixer`` with its backend (``Settings.backend``: ``auto`` and
+``Mixer`` on ``ctx.mixer`` (reading the sound bank's sample store: one copy of
+each sound) with its backend (``Settings.backend``: ``auto`` and
 ``pyglet`` play through pyglet's driver, pausing while another esper world is
 current; ``offline`` renders each stepped tick; ``none`` keeps no audio), and
 returns the emitter, CHANNELS and PUBLISH systems.
@@ -16,7 +17,7 @@ from collections.abc import Callable
 import esper
 
 from soundscape.audio.backend_offline import OfflineBackend
-from soundscape.audio.channels import ensure_bank
+from soundscape.audio.channels import ensure_bank, sounds_in_use, stop_voices_of
 from soundscape.audio.emitters import EmitterService
 from soundscape.audio.mixer import Mixer
 from soundscape.audio.sounds import SoundBank
@@ -48,13 +49,17 @@ def world_is_current(ctx: Context) -> Callable[[], bool] | None:
 def install(ctx: Context) -> list[SoundSystem]:
     """Create the sound bank, the ``ac`` and ``modern`` banks, the mixer and backend."""
     settings = ctx.settings
-    ctx.sounds = SoundBank(settings.sound_root, events=ctx.events,
-                           max_file_bytes=settings.max_file_bytes)
+    sounds = ctx.sounds = SoundBank(settings.sound_root, events=ctx.events,
+                                    max_file_bytes=settings.max_file_bytes)
+    sounds.on_remove.append(lambda sound: stop_voices_of(ctx, sound.name))
+    sounds.in_use = lambda: sounds_in_use(ctx)
     ensure_bank(ctx, "ac", count=0, policy="virtual", profile="ac", real_voices=AC_REAL_VOICES)
     ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
                 real_voices=MODERN_REAL_VOICES)
     if settings.backend != "none":
         mixer = Mixer(settings.sample_rate_hz, settings.block_frames)
+        mixer.store = sounds.store  # one copy of each sound: the mixer reads the bank's store
+        sounds.store.attach_reader(lambda: mixer.frames_rendered, mixer.block_frames)
         ctx.mixer = mixer
         if settings.backend == "offline":
             OfflineBackend(mixer, settings.tick_hz)

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from soundscape.audio.mixer_sum import Gains, stereo_runs
+from soundscape.audio.mixer_sum import MILES_FULL_SCALE, Gains, stereo_runs
 
 
 class Rows:
@@ -126,10 +126,9 @@ class Rows:
                 self.resample_rows(data, interp, stereo, hi, n)
         for row in slow:
             self.slow_row(data, row, n)
-        for _lo, interp, _stereo, hi, miles in self.kinds:
-            if miles and hi > interp:  # Redguard: integer samples after resampling
-                np.floor(self.sl[interp:hi, :n], out=self.sl[interp:hi, :n])
-                np.floor(self.sr[interp:hi, :n], out=self.sr[interp:hi, :n])
+        for lo, interp, _stereo, hi, miles in self.kinds:
+            if miles:  # Redguard: 16-bit units (x 32768, exact), integers after resampling
+                scale_miles(self.sl[lo:hi, :n], self.sr[lo:hi, :n], hi - interp)
         return edges
 
     def copy_rows(self, data: np.ndarray, a: int, b: int, n: int, slow: set[int]) -> None:
@@ -219,6 +218,18 @@ class Rows:
         ended = bool((~self.loop & (self.cur_i >= self.length)).any())
         self.recount()
         return ended
+
+
+def scale_miles(sl: np.ndarray, sr: np.ndarray, resampled: int) -> None:
+    """Miles rows from the store's floats (8/16-bit PCM kept as ``s / 32768``) back to
+    signed 16-bit units: x 32768 is exact, so a resampled row's linear interpolation
+    gives the same bits it gave in 16-bit units. The last ``resampled`` rows are then
+    floored to whole units (``mixer_sum.mix_miles`` mixes integers)."""
+    sl *= np.float32(MILES_FULL_SCALE)
+    sr *= np.float32(MILES_FULL_SCALE)
+    if resampled:
+        np.floor(sl[-resampled:], out=sl[-resampled:])
+        np.floor(sr[-resampled:], out=sr[-resampled:])
 
 
 def _lerp(data: np.ndarray, idx: np.ndarray, dst: np.ndarray, tmp: np.ndarray,

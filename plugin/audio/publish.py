@@ -25,5 +25,7 @@ def publish(ctx: Context, ticks: int) -> None:
         mixer.send(collect_commands(ctx, ticks), tick=ctx.clock.tick)
     for bank in list(ctx.channels.values()):
         bank.mark_published()
+    if ctx.has("sounds"):
+        ctx.sounds.store.published()  # released blocks wait for the audio side from here
     if mixer is not None and mixer.backend is not None:
         mixer.backend.on_tick(ticks)

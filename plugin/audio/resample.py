@@ -48,32 +48,31 @@ def converted_frames(frames: int, from_hz: int, to_hz: int) -> int:
 
 
 def convert_stream(read: Callable[[np.ndarray], int], frames: int, channels: int,
-                   from_hz: int, to_hz: int) -> np.ndarray:
+                   from_hz: int, to_hz: int, write: Callable[[int, np.ndarray], None]) -> int:
     """Convert ``frames`` frames that ``read(buffer)`` supplies a piece at a time.
 
     ``read`` fills the front of a float32 (CHUNK_FRAMES, channels) buffer and
-    returns how many frames it wrote (0 at the end). Returns float32
-    (converted_frames, channels).
+    returns how many frames it wrote (0 at the end). The output goes to
+    ``write(start, piece)`` a piece at a time; returns the frames written
+    (``converted_frames``).
     """
     import soxr
 
     total = converted_frames(frames, from_hz, to_hz)
-    out = np.zeros((max(total, 1), channels), dtype=np.float32)
     stream = soxr.ResampleStream(from_hz, to_hz, channels, dtype="float32", quality=QUALITY)
-    buffer = np.empty((CHUNK_FRAMES, channels), dtype=np.float32)
+    buffer = np.empty((min(CHUNK_FRAMES, max(frames, 1)), channels), dtype=np.float32)
     done = taken = 0
     while True:
-        n = read(buffer) if taken < frames else 0
-        n = min(n, frames - taken)
+        n = min(read(buffer) if taken < frames else 0, frames - taken)
         taken += n
         last = n == 0 or taken >= frames
         piece = stream.resample_chunk(buffer[:n], last=last)
-        keep = min(piece.shape[0], out.shape[0] - done)
-        out[done : done + keep] = piece[:keep]
-        done += keep
+        keep = min(piece.shape[0], total - done)
+        if keep > 0:
+            write(done, piece[:keep])
+            done += keep
         if last:
-            break
-    return out[:total] if total else out
+            return done
 
 
 def convert(samples: np.ndarray, from_hz: int, to_hz: int) -> np.ndarray:
@@ -83,6 +82,8 @@ def convert(samples: np.ndarray, from_hz: int, to_hz: int) -> np.ndarray:
     >>> convert(x, 44_100, 48_000).shape
     (480, 1)
     """
+    frames, channels = int(samples.shape[0]), int(samples.shape[1])
+    out = np.zeros((max(converted_frames(frames, from_hz, to_hz), 1), channels), np.float32)
     position = 0
 
     def read(buffer: np.ndarray) -> int:
@@ -92,4 +93,8 @@ def convert(samples: np.ndarray, from_hz: int, to_hz: int) -> np.ndarray:
         position += piece.shape[0]
         return int(piece.shape[0])
 
-    return convert_stream(read, int(samples.shape[0]), int(samples.shape[1]), from_hz, to_hz)
+    def write(start: int, piece: np.ndarray) -> None:
+        out[start : start + piece.shape[0]] = piece
+
+    convert_stream(read, frames, channels, from_hz, to_hz, write)
+    return out

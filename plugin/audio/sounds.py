@@ -15,20 +15,15 @@ remembered with its error (``refused``) and never touches the disk again.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from soundscape.audio import resample
-from soundscape.audio.decoders import (
-    SUFFIXES,
-    WavDecoder,
-    decode_all,
-    decode_pcm,
-    open_decoder,
-)
+from soundscape.audio.decoders import CHUNK_FRAMES, SUFFIXES, Decoder, open_decoder
+from soundscape.audio.mixer_store import SampleStore, Segment
 from soundscape.datafile import MAX_FILE_BYTES
 from soundscape.errors import DataError, InputError, SoundscapeError
 from soundscape.names import check_sound_name, sound_name_problem
@@ -38,22 +33,49 @@ MAX_SAMPLE = 1e6
 WAV) overflow the float32 mix to inf; real PCM is within +-1."""
 
 
-@dataclass(frozen=True, slots=True)
 class Sound:
-    """A decoded sound: ``samples`` is float32 of shape (frames, channels) in -1..1.
+    """A decoded sound: float32 frames in -1..1 kept in a ``SampleStore``.
 
-    ``pcm`` keeps the original integer samples of 8-bit (uint8) and 16-bit
-    (int16) PCM files for the Redguard Miles mixer path; ``bits`` is their width.
-    ``source_rate_hz`` is the file's own rate when the sound was converted to
-    ``sample_rate_hz`` for the ``modern`` profile (0: not converted).
+    ``samples`` is a read-only (frames, channels) view of the sound's block in
+    its store (the one copy of its samples, which the mixer reads too).
+    ``bits`` is 8 or 16 when the samples are integer PCM kept exact (``s / 32768``;
+    8-bit as ``(u - 128) / 128``): the Redguard Miles path mixes those integers,
+    and ``pcm`` gives them back (computed on demand). ``source_rate_hz`` is the
+    original rate when the sound was converted to ``sample_rate_hz`` for the
+    ``modern`` profile (0: not converted). ``removed`` turns True when its bank
+    lets it go (its block may then be reused: do not read ``samples`` after).
     """
 
-    name: str
-    samples: np.ndarray
-    sample_rate_hz: int
-    pcm: np.ndarray | None = None
-    bits: int = 0
-    source_rate_hz: int = 0
+    __slots__ = ("name", "store", "segment", "sample_rate_hz", "bits", "source_rate_hz",
+                 "removed", "reloadable")
+
+    def __init__(self, name: str, store: SampleStore, segment: Segment, sample_rate_hz: int,
+                 bits: int = 0, source_rate_hz: int = 0, reloadable: bool = False) -> None:
+        self.name, self.store, self.segment = name, store, segment
+        self.sample_rate_hz, self.bits = int(sample_rate_hz), int(bits)
+        self.source_rate_hz = int(source_rate_hz)
+        self.removed = False
+        self.reloadable = reloadable
+        """Loaded from the bank's root or one of its ``loaders``: ``unload_unused`` may
+        drop it, and it loads again when next asked for."""
+
+    def __repr__(self) -> str:
+        return (f"Sound({self.name!r}, {self.frames} frames x {self.channels}, "
+                f"{self.sample_rate_hz} Hz{f', {self.bits}-bit' if self.bits else ''})")
+
+    @property
+    def samples(self) -> np.ndarray:
+        return self.store.view(self.segment)
+
+    @property
+    def pcm(self) -> np.ndarray | None:
+        """The integer samples of 8/16-bit PCM (uint8 / int16, (frames, channels)), made
+        from the exact floats on each call; None for other sounds."""
+        if self.bits == 16:
+            return (self.samples * np.float32(32768.0)).astype(np.int16)
+        if self.bits == 8:
+            return (self.samples * np.float32(128.0) + np.float32(128.0)).astype(np.uint8)
+        return None
 
     @property
     def original_rate_hz(self) -> int:
@@ -72,11 +94,16 @@ class Sound:
 
     @property
     def frames(self) -> int:
-        return int(self.samples.shape[0])
+        return self.segment.frames
 
     @property
     def channels(self) -> int:
-        return int(self.samples.shape[1])
+        return 2 if self.segment.stereo else 1
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes its samples take in the store."""
+        return 4 * self.frames * self.channels
 
     @property
     def duration_s(self) -> float:
@@ -93,12 +120,31 @@ def _check_frames(name: str, array: np.ndarray) -> np.ndarray:
     return array
 
 
+def _check_values(name: str, array: np.ndarray) -> None:
+    """Finite and within ``MAX_SAMPLE`` (max and min make no temporary array; NaN
+    propagates through both)."""
+    high, low = float(array.max()), float(array.min())
+    if not (math.isfinite(high) and math.isfinite(low)):
+        raise InputError(f"sound {name!r}: samples contain NaN or infinity")
+    if max(high, -low) > MAX_SAMPLE:
+        raise InputError(f"sound {name!r}: samples beyond +-{MAX_SAMPLE:g} (corrupt float PCM)")
+
+
+def pcm_floats(pcm: np.ndarray) -> np.ndarray:
+    """Integer PCM as its exact float32 samples: int16 ``s / 32768``, uint8 ``(u - 128) / 128``."""
+    if pcm.dtype == np.uint8:
+        return (pcm.astype(np.float32) - np.float32(128.0)) / np.float32(128.0)
+    return pcm.astype(np.float32) / np.float32(32768.0)
+
+
 class SoundBank:
     """Sounds by name. A name that cannot be found is remembered (negative cache).
 
     Args:
-        root: folder WAV names resolve in; None for a bank of added sounds only.
+        root: folder sound names resolve in; None for a bank of added sounds only.
         events: an ``EventLog``; a missing name is logged there once.
+        store: the ``SampleStore`` its samples live in (the mixer reads the same
+            one: ``Mixer.store``); a new one by default.
         max_file_bytes: the largest sound file loaded (None: no cap).
 
     >>> bank = SoundBank()
@@ -106,9 +152,12 @@ class SoundBank:
     10
     >>> bank.get("nothing") is None
     True
+    >>> bank.remove("click"), "click" in bank
+    (True, False)
     """
 
     def __init__(self, root: str | Path | None = None, events: Any = None,
+                 store: SampleStore | None = None,
                  max_file_bytes: int | None = MAX_FILE_BYTES) -> None:
         self._sounds: dict[str, Sound] = {}
         self.missing: set[str] = set()
@@ -118,44 +167,117 @@ class SoundBank:
         self.root = Path(root).resolve() if root is not None else None
         self.events = events
         self.max_file_bytes = max_file_bytes
+        self.store = store if store is not None else SampleStore()
         self.generation = 0
-        """Bumped whenever a sound is added or replaced (the mixer re-packs then)."""
+        """Bumped whenever a sound is added, replaced or removed."""
+        self.on_remove: list[Callable[[Sound], object]] = []
+        """Called with each sound the bank lets go (``remove``, a replacement,
+        ``unload_unused``) before its block is released: the audio feature stops
+        its voices there."""
+        self.in_use: Callable[[], set[str]] = set
+        self.loaders: dict[str, Callable[[str], Sound | None]] = {}
+        """Name prefix -> a function that makes the sound of a name with that prefix
+        (registering it here) or returns None: tried on a miss before the root."""
+        """Names some voice is playing (the audio feature sets it); ``unload_unused``
+        keeps those."""
+
+    # -- adding ------------------------------------------------------------------
 
     def add(self, name: str, samples: np.ndarray, sample_rate_hz: int, *,
             pcm: np.ndarray | None = None, bits: int = 0, source_rate_hz: int = 0) -> Sound:
         """Register ``samples`` (mono 1-D or (frames, channels)) under ``name``.
 
-        ``pcm``/``bits`` optionally keep the integer samples (int16 for 16-bit,
-        uint8 for 8-bit) the Redguard Miles path mixes. ``source_rate_hz``: the
+        The samples are copied into the bank's store (the caller's array is not
+        kept). ``pcm`` (int16 for 16-bit, uint8 for 8-bit) marks integer PCM the
+        Redguard Miles path mixes exactly: its exact floats are stored (``samples``
+        must be them, as ``synth.add_to`` makes them). ``source_rate_hz``: the
         original rate of samples already converted to ``sample_rate_hz``.
 
         Raises:
             InputError: a name that cannot be a file name, or unusable samples.
         """
         check_sound_name(name, "SoundBank.add")
+        self._check_rate(name, sample_rate_hz)
+        if pcm is not None:
+            pcm = _check_frames(name, np.asarray(pcm))
+            if pcm.dtype not in (np.int16, np.uint8):
+                raise InputError(f"sound {name!r}: pcm must be int16/uint8 of the samples' shape")
+            array = _check_frames(name, np.asarray(samples, dtype=np.float32))
+            if pcm.shape != array.shape:
+                raise InputError(f"sound {name!r}: pcm must be int16/uint8 of the samples' shape")
+            return self.add_pcm(name, pcm, sample_rate_hz)
         array = _check_frames(name, np.asarray(samples, dtype=np.float32))
+        _check_values(name, array)
+        seg = self.store.allocate(array.shape[0], array.shape[1])
+        self.store.write(seg, 0, array)
+        return self._register(Sound(name, self.store, seg, sample_rate_hz, 0, source_rate_hz))
+
+    def add_pcm(self, name: str, pcm: np.ndarray, sample_rate_hz: int) -> Sound:
+        """Register 8/16-bit integer PCM (uint8 / int16, mono 1-D or (frames, 2)): stored as
+        its exact floats, converted a piece at a time (no full-size temporary)."""
+        check_sound_name(name, "SoundBank.add_pcm")
+        self._check_rate(name, sample_rate_hz)
+        pcm = _check_frames(name, np.asarray(pcm))
+        if pcm.dtype not in (np.int16, np.uint8):
+            raise InputError(f"sound {name!r}: pcm must be int16 or uint8, not {pcm.dtype}")
+        seg = self.store.allocate(pcm.shape[0], pcm.shape[1])
+        for start in range(0, pcm.shape[0], CHUNK_FRAMES):
+            self.store.write(seg, start, pcm_floats(pcm[start : start + CHUNK_FRAMES]))
+        bits = 16 if pcm.dtype == np.int16 else 8
+        return self._register(Sound(name, self.store, seg, sample_rate_hz, bits))
+
+    @staticmethod
+    def _check_rate(name: str, sample_rate_hz: float) -> None:
         if not sample_rate_hz > 0:  # NaN too
             raise InputError(
                 f"sound {name!r}: sample rate must be positive, got {sample_rate_hz!r}")
-        # max and min make no temporary array (a long sound is checked in place); NaN
-        # propagates through both
-        high, low = float(array.max()), float(array.min())
-        if not (math.isfinite(high) and math.isfinite(low)):
-            raise InputError(f"sound {name!r}: samples contain NaN or infinity")
-        if max(high, -low) > MAX_SAMPLE:
-            raise InputError(f"sound {name!r}: samples beyond +-{MAX_SAMPLE:g} (corrupt float PCM)")
-        if pcm is not None:
-            pcm = _check_frames(name, np.asarray(pcm))
-            if pcm.shape != array.shape or pcm.dtype not in (np.int16, np.uint8):
-                raise InputError(f"sound {name!r}: pcm must be int16/uint8 of the samples' shape")
-            bits = 16 if pcm.dtype == np.int16 else 8
-        sound = Sound(name, np.ascontiguousarray(array), int(sample_rate_hz), pcm, bits,
-                      int(source_rate_hz))
-        self._sounds[name] = sound
+
+    def _register(self, sound: Sound) -> Sound:
+        old = self._sounds.get(sound.name)
+        self._sounds[sound.name] = sound
+        self.missing.discard(sound.name)
+        self.refused.pop(sound.name, None)
+        self.generation += 1
+        if old is not None:
+            self._let_go(old)
+        return sound
+
+    # -- removing -------------------------------------------------------------------
+
+    def remove(self, name: str) -> bool:
+        """Let the sound ``name`` go: its voices end (``on_remove``: the audio feature
+        stops each with one ``stop`` event, reason ``unloaded``) and its block in the
+        store is reused once the audio side has moved past it. The name's negative
+        caches are forgotten too (a fixed file loads again). False when nothing was
+        loaded under ``name``."""
         self.missing.discard(name)
         self.refused.pop(name, None)
+        sound = self._sounds.pop(name, None)
+        if sound is None:
+            return False
         self.generation += 1
-        return sound
+        self._let_go(sound)
+        return True
+
+    def unload_unused(self) -> list[str]:
+        """Remove every sound loaded from the root (or a ``loaders`` entry: Redguard
+        effects of an attached MAIN.SFX) that no voice is playing (``in_use``); each
+        loads again on its next ``get``. Sounds added in code stay (they could not
+        come back). Returns the names unloaded, sorted."""
+        playing = self.in_use()
+        names = sorted(n for n, s in self._sounds.items() if s.reloadable and n not in playing)
+        for name in names:
+            self.remove(name)
+        return names
+
+    def _let_go(self, sound: Sound) -> None:
+        for callback in list(self.on_remove):
+            callback(sound)
+        sound.removed = True
+        if sound.store is self.store:
+            self.store.release(sound.segment)
+        if self.events is not None:
+            self.events.emit("sounds", "unloaded", sound=sound.name, bytes=sound.nbytes)
 
     def resolve(self, name: str) -> Path:
         """The file ``name`` names inside the root; refuses a name that escapes it.
@@ -196,10 +318,10 @@ class SoundBank:
     def load(self, name: str, rate_hz: int | None = None) -> Sound:
         """Decode the sound file ``name`` from the root (see ``find``).
 
-        The file is decoded straight into the sound's array, a piece at a time
-        (``decoders.decode_all``): loading holds about one copy of the sound.
-        With ``rate_hz`` (the ``modern`` profile's output rate) a file at another
-        rate is converted while it is decoded (``soundscape.audio.resample``).
+        The file is decoded a piece at a time straight into the sound's block in the
+        store: loading holds one copy of the sound and a few pieces. With
+        ``rate_hz`` (the ``modern`` profile's output rate) a file at another rate
+        is converted while it is decoded (``soundscape.audio.resample``).
 
         Raises:
             InputError: the name cannot be a file name or escapes the root.
@@ -221,14 +343,46 @@ class SoundBank:
                             f"{self.max_file_bytes} (Settings.max_file_bytes)")
         with open_decoder(path) as decoder:
             rate = decoder.sample_rate_hz
-            if rate_hz is not None and rate != rate_hz and resample.available():
-                samples = resample.convert_stream(lambda buffer: decoder.read(len(buffer), buffer),
-                                                  decoder.frames, decoder.channels, rate, rate_hz)
-                self._log_conversion(name, rate, rate_hz)
-                return self.add(name, samples, rate_hz, source_rate_hz=rate)
-            samples = decode_all(decoder)
-            pcm = decode_pcm(decoder) if isinstance(decoder, WavDecoder) and decoder.bits else None
-        return self.add(name, samples, rate, pcm=pcm)
+            convert = rate_hz is not None and rate != rate_hz and resample.available()
+            frames = (resample.converted_frames(decoder.frames, rate, rate_hz)
+                      if convert and rate_hz is not None else decoder.frames)
+            seg = self.store.allocate(max(frames, 1), decoder.channels)
+            try:
+                if convert and rate_hz is not None:
+                    resample.convert_stream(lambda buffer: self._read(name, decoder, buffer),
+                                            decoder.frames, decoder.channels, rate, rate_hz,
+                                            lambda start, piece: self.store.write(seg, start,
+                                                                                  piece))
+                else:
+                    self._decode_into(name, decoder, seg)
+            except BaseException:
+                self.store.discard(seg)
+                raise
+        if convert and rate_hz is not None:
+            self._log_conversion(name, rate, rate_hz)
+            sound = Sound(name, self.store, seg, rate_hz, 0, rate, reloadable=True)
+        else:
+            sound = Sound(name, self.store, seg, rate, decoder.bits, reloadable=True)
+        return self._register(sound)
+
+    def _read(self, name: str, decoder: Decoder, buffer: np.ndarray) -> int:
+        n = decoder.read(buffer.shape[0], buffer)
+        if n:
+            try:
+                _check_values(name, buffer[:n])
+            except InputError as error:
+                raise DataError(decoder.source, None, "data", str(error)) from None
+        return n
+
+    def _decode_into(self, name: str, decoder: Decoder, seg: Segment) -> None:
+        buffer = np.empty((min(CHUNK_FRAMES, decoder.frames), decoder.channels), np.float32)
+        done = 0
+        while done < decoder.frames:
+            n = self._read(name, decoder, buffer)
+            if n == 0:
+                break  # the rest of the block stays zero
+            self.store.write(seg, done, buffer[:n])
+            done += n
 
     def _log_conversion(self, name: str, from_hz: int, to_hz: int) -> None:
         if self.events is not None:
@@ -241,13 +395,30 @@ class SoundBank:
 
         The converted sound keeps its original rate (``Sound.source_rate_hz``), so a
         retail voice of it still plays it as the original (``Sound.rate_scale``);
-        its integer PCM is dropped (the Redguard Miles path then mixes it as floats).
+        it is no longer integer PCM (the Redguard Miles path then mixes it as floats).
+        A sound some voice is playing already is not converted (those voices would
+        end): the new voice interpolates it linearly.
         """
         if rate_hz is None or sound.sample_rate_hz == rate_hz or not resample.available():
             return sound
-        samples = resample.convert(sound.samples, sound.sample_rate_hz, rate_hz)
+        if sound.name in self.in_use():
+            return sound  # playing already: converting would cut those voices
+        frames = resample.converted_frames(sound.frames, sound.sample_rate_hz, rate_hz)
+        seg = self.store.allocate(max(frames, 1), sound.channels)
+        position = 0
+
+        def read(buffer: np.ndarray) -> int:
+            nonlocal position
+            piece = sound.samples[position : position + buffer.shape[0]]
+            buffer[: piece.shape[0]] = piece
+            position += piece.shape[0]
+            return int(piece.shape[0])
+
+        resample.convert_stream(read, sound.frames, sound.channels, sound.sample_rate_hz,
+                                rate_hz, lambda start, piece: self.store.write(seg, start, piece))
         self._log_conversion(sound.name, sound.sample_rate_hz, rate_hz)
-        return self.add(sound.name, samples, rate_hz, source_rate_hz=sound.original_rate_hz)
+        return self._register(Sound(sound.name, self.store, seg, rate_hz, 0,
+                                    sound.original_rate_hz, reloadable=sound.reloadable))
 
     def get(self, name: str, rate_hz: int | None = None) -> Sound | None:
         """The sound called ``name``, loading it from the root on first use.
@@ -275,6 +446,11 @@ class SoundBank:
             error = InputError(f"sound {name!r} cannot be a file name: {problem}")
             self.refused[name] = error
             raise error
+        for prefix, loader in list(self.loaders.items()):
+            if name.startswith(prefix):
+                made = loader(name)
+                if made is not None:
+                    return self.at_rate(made, rate_hz)
         if self.root is not None:
             try:
                 return self.load(name, rate_hz)

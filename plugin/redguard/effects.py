@@ -1,11 +1,17 @@
 """The Redguard effect bank (MAIN.SFX): effects with their header fields.
 
-Each effect keeps its integer PCM (``pcm``: int16, or uint8 for 8-bit data) for
-the Miles integer mixer and is registered in the sound bank as
-``rg.sfx.<index>`` with float32 samples that are exactly ``s / 32768`` (``s``
-in signed 16-bit units; 8-bit data as ``(u - 128) x 256``), so the mixer can
-recover the integers with ``round(x * 32768)``. ``EffectBank.pcm_for(name)``
-returns ``(pcm, sample_bits)`` for a registered name.
+Each effect's integer PCM (int16, or uint8 for 8-bit data) for the Miles
+integer mixer is kept once. With a sound bank it lives there, registered as
+``rg.sfx.<index>`` (``SoundBank.add_pcm``: float32 samples that are exactly
+``s / 32768``, ``s`` in signed 16-bit units, 8-bit data as ``(u - 128) x 256``,
+so the integers come back exactly); the ``Effect`` keeps its header fields and
+gives the integers back on demand (``Effect.pcm``). Without a sound bank the
+``Effect`` keeps the integer array itself. ``EffectBank.pcm_for(name)`` returns
+``(pcm, sample_bits)`` for a registered name.
+
+An effect read from an attached MAIN.SFX may be unloaded from the sound bank
+(``SoundBank.unload_unused``): it is read from the file again when next played
+(the bank's loader for ``rg.sfx.``).
 
 Banks load from TOML (``[[effect]]`` tables with ``index``, ``file`` (a WAV,
 8- or 16-bit PCM, inside the TOML file's folder: ``datafile.data_path``),
@@ -17,7 +23,7 @@ for, ``soundscape.redguard.sfx_file``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,23 +44,28 @@ SHIPPED_BASE_VOLUME = 64
 
 @dataclass(frozen=True, slots=True)
 class Effect:
-    """One MAIN.SFX effect: header fields plus integer PCM.
+    """One MAIN.SFX effect: header fields and its integer PCM (kept once).
 
     Attributes:
         index: the effect ID scripts use.
         sample_rate_hz: header sample rate (the start rate before the offset).
         base_volume: header base volume (FlatSound adds its volume to it).
         loop_flag: header loop flag; any non-zero value (0xFF, 0xE1) loops whole.
-        pcm: int16 (16-bit) or uint8 (8-bit) samples, mono 1-D or (frames, 2).
         sample_bits: 16 or 8.
+        frames, channels: the PCM's shape.
+        kept: the integer PCM when no sound bank holds it (else None).
+        sounds: the sound bank holding it as ``sound_name`` (else None).
     """
 
     index: int
     sample_rate_hz: int
     base_volume: int
     loop_flag: int
-    pcm: np.ndarray
     sample_bits: int
+    frames: int
+    channels: int
+    kept: np.ndarray | None = field(default=None, compare=False, repr=False)
+    sounds: Any = field(default=None, compare=False, repr=False)
 
     @property
     def loops(self) -> bool:
@@ -64,6 +75,23 @@ class Effect:
     def sound_name(self) -> str:
         return f"{SFX_PREFIX}{self.index}"
 
+    @property
+    def pcm(self) -> np.ndarray | None:
+        """int16 (16-bit) or uint8 (8-bit) samples, mono 1-D or (frames, 2): the kept
+        array, or the sound bank's copy turned back into integers (exact)."""
+        if self.kept is not None:
+            return self.kept
+        return bank_pcm(self.sounds, self.sound_name)
+
+
+def bank_pcm(sounds: Any, name: str) -> np.ndarray | None:
+    """The integer PCM of ``name`` in ``sounds`` (mono as 1-D), or None."""
+    sound = sounds.get(name) if sounds is not None else None
+    pcm = sound.pcm if sound is not None else None
+    if pcm is None:
+        return None
+    return pcm[:, 0] if pcm.shape[1] == 1 else pcm
+
 
 def pcm_to_float(pcm: np.ndarray, sample_bits: int) -> np.ndarray:
     """Integer PCM as float32 exactly ``s / 32768`` (s in signed 16-bit units)."""
@@ -72,17 +100,13 @@ def pcm_to_float(pcm: np.ndarray, sample_bits: int) -> np.ndarray:
     return (pcm.astype(np.float32) - np.float32(128.0)) / np.float32(128.0)
 
 
-def register_pcm(sounds: Any, name: str, pcm: np.ndarray, bits: int, rate_hz: int) -> None:
-    """Add ``pcm`` to the sound bank as exact floats, with the integers kept beside them.
-
-    The sound bank keeps ``pcm``/``bits`` on the ``Sound`` for the mixer's Miles
-    integer path; a bank without those slots gets the floats only.
-    """
-    samples = pcm_to_float(pcm, bits)
-    try:
-        sounds.add(name, samples, rate_hz, pcm=pcm, bits=bits)
-    except TypeError:
-        sounds.add(name, samples, rate_hz)
+def register_pcm(sounds: Any, name: str, pcm: np.ndarray, bits: int, rate_hz: int) -> Any:
+    """Hand ``pcm`` to the sound bank: its one copy, exact floats (``SoundBank.add_pcm``);
+    a bank without ``add_pcm`` gets the floats. Returns the bank's sound."""
+    add_pcm = getattr(sounds, "add_pcm", None)
+    if add_pcm is not None:
+        return add_pcm(name, pcm, rate_hz)
+    return sounds.add(name, pcm_to_float(pcm, bits), rate_hz)
 
 
 class EffectBank:
@@ -114,6 +138,9 @@ class EffectBank:
         self.sfx = sfx
         self.count = sfx.count
         self._refused.clear()
+        loaders = getattr(self.sounds, "loaders", None)
+        if loaders is not None:
+            loaders[SFX_PREFIX] = self.load_sound
         for index in [i for i in self._effects if i < sfx.count]:
             del self._by_name[self._effects.pop(index).sound_name]
 
@@ -126,8 +153,12 @@ class EffectBank:
         base_volume: int = SHIPPED_BASE_VOLUME,
         loop_flag: int = 0,
         source: str = "effect bank",
+        from_file: bool = False,
     ) -> Effect:
-        """Register effect ``index`` with integer PCM (int16 or uint8) and header fields."""
+        """Register effect ``index`` with integer PCM (int16 or uint8) and header fields.
+
+        ``from_file``: read from the attached MAIN.SFX (it can be read again, so the
+        sound bank may unload it)."""
         record = f"effect[{index}]"
         if isinstance(index, bool) or not isinstance(index, int) or index < 0:
             raise DataError(source, record, "index", "must be a non-negative integer")
@@ -148,13 +179,19 @@ class EffectBank:
                 raise DataError(source, record, name, "must be an integer")
         if not 0 < int(sample_rate_hz) <= 0x7FFFFFFF:
             raise DataError(source, record, "sample_rate_hz", "must be positive")
-        effect = Effect(index, int(sample_rate_hz), int(base_volume), int(loop_flag),
-                        np.ascontiguousarray(data), bits)
+        data = np.ascontiguousarray(data)
+        channels = 1 if data.ndim == 1 else int(data.shape[1])
+        effect = Effect(index, int(sample_rate_hz), int(base_volume), int(loop_flag), bits,
+                        int(data.shape[0]), channels,
+                        kept=data if self.sounds is None else None, sounds=self.sounds)
+        if self.sounds is not None:
+            sound = register_pcm(self.sounds, effect.sound_name, data, bits,
+                                 effect.sample_rate_hz)
+            if hasattr(sound, "reloadable"):
+                sound.reloadable = from_file  # unload_unused may drop it: read again
         self._effects[index] = effect
         self._by_name[effect.sound_name] = effect
         self.count = max(self.count, index + 1)
-        if self.sounds is not None:
-            register_pcm(self.sounds, effect.sound_name, effect.pcm, bits, effect.sample_rate_hz)
         return effect
 
     def get(self, index: int) -> Effect | None:
@@ -174,7 +211,8 @@ class EffectBank:
         try:
             pcm = sfx.read_pcm(index)
             return self.add(index, pcm, header.sample_rate_hz, base_volume=header.level,
-                            loop_flag=header.loop_flag & 0xFF, source=sfx.source)
+                            loop_flag=header.loop_flag & 0xFF, source=sfx.source,
+                            from_file=True)
         except DataError as error:
             self._refused.add(index)
             if self.events is not None:
@@ -185,7 +223,26 @@ class EffectBank:
     def pcm_for(self, sound_name: str) -> tuple[np.ndarray, int] | None:
         """``(pcm, sample_bits)`` of the effect registered as ``sound_name``."""
         effect = self._by_name.get(sound_name)
-        return None if effect is None else (effect.pcm, effect.sample_bits)
+        pcm = effect.pcm if effect is not None else None
+        return None if effect is None or pcm is None else (pcm, effect.sample_bits)
+
+    def load_sound(self, sound_name: str) -> Any:
+        """The sound bank's loader for ``rg.sfx.<index>``: an effect of the attached
+        MAIN.SFX that was unloaded (or never read) is read again. None otherwise."""
+        suffix = sound_name[len(SFX_PREFIX):]
+        if self.sfx is None or not suffix.isdigit():
+            return None
+        index = int(suffix)
+        effect = self._effects.get(index)
+        if effect is not None and effect.kept is None and self.sounds is not None \
+                and sound_name in self.sounds:
+            return self.sounds.get(sound_name)
+        if index >= self.sfx.count:
+            return None
+        self._effects.pop(index, None)
+        self._by_name.pop(sound_name, None)
+        effect = self._read(self.sfx, index)
+        return None if effect is None else self.sounds.get(sound_name)
 
     def __len__(self) -> int:
         return self.count

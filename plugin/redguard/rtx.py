@@ -10,11 +10,17 @@ and releases an unused one whose age is strictly less than the elapsed ticks.
 The store holds clips added in code or from TOML, and reads the retail
 ENGLISH.RTX lazily once attached (``RtxStore.attach``): a line is read from the
 file the first time it is looked up (``soundscape.redguard.rtx_file``).
+
+A voiced clip's integer PCM is kept once: in the sound bank as ``rg.rtx.<label>``
+(exact floats, ``SoundBank.add_pcm``; ``RtxClip.pcm`` gives the integers back),
+or on the clip when there is no sound bank. A line read from the attached file
+lets its audio go again when its cache entry is released (``RtxStore.unload``)
+and is read anew when next looked up, so only the lines in the cache hold audio.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +30,7 @@ from soundscape.datafile import MAX_FILE_BYTES, data_path, read_toml
 from soundscape.errors import DataError
 from soundscape.laws import redguard as law
 from soundscape.names import name_problem
-from soundscape.redguard.effects import read_wav_pcm, register_pcm
+from soundscape.redguard.effects import bank_pcm, read_wav_pcm, register_pcm
 
 if TYPE_CHECKING:
     from soundscape.redguard.rtx_file import RtxFile
@@ -51,30 +57,42 @@ class RtxClip:
     """One RTX entry on disk: its text and optional audio.
 
     ``header_volume`` is the audio header byte 0x0C (100 in the shipped file).
+    ``frames``/``channels`` describe the audio (0 frames: a text-only line);
+    ``kept`` is the integer PCM when no sound bank holds it; ``from_file``: read
+    from the attached ENGLISH.RTX (its audio can be read again).
     """
 
     label: str
     text: str
-    pcm: np.ndarray | None = None
     sample_rate_hz: int = 22050
     sample_bits: int = 16
     header_volume: int = 100
+    frames: int = 0
+    channels: int = 1
+    kept: np.ndarray | None = field(default=None, compare=False, repr=False)
+    sounds: Any = field(default=None, compare=False, repr=False)
+    from_file: bool = False
 
     @property
     def voiced(self) -> bool:
-        return self.pcm is not None
+        return self.frames > 0
 
     @property
     def sound_name(self) -> str:
         return RTX_PREFIX + self.label
 
     @property
-    def channels(self) -> int:
-        return 1 if self.pcm is None or self.pcm.ndim == 1 else int(self.pcm.shape[1])
+    def pcm(self) -> np.ndarray | None:
+        """The integer PCM (int16 or uint8; mono 1-D): kept, or from the sound bank."""
+        if not self.voiced:
+            return None
+        if self.kept is not None:
+            return self.kept
+        return bank_pcm(self.sounds, self.sound_name)
 
     @property
     def pcm_bytes(self) -> int:
-        return 0 if self.pcm is None else int(self.pcm.nbytes)
+        return self.frames * self.channels * (self.sample_bits // 8)
 
     def duration_256(self) -> int:
         """Audio length in 1/256 s: (PCM_bytes << 8) / (channels x rate x bytes/sample)."""
@@ -103,10 +121,16 @@ class RtxStore:
         before keep precedence over the file's lines of the same label."""
         self.rtx = rtx
         self._refused.clear()
+        loaders = getattr(self.sounds, "loaders", None)
+        if loaders is not None:
+            loaders[RTX_PREFIX] = self.load_sound
 
     def add(self, label: str, text: str, pcm: np.ndarray | None = None, *,
-            sample_rate_hz: int = 22050, header_volume: int = 100) -> RtxClip:
-        """Add a clip; ``pcm`` int16 or uint8 (None: a text-only line).
+            sample_rate_hz: int = 22050, header_volume: int = 100,
+            from_file: bool = False) -> RtxClip:
+        """Add a clip; ``pcm`` int16 or uint8 (None: a text-only line). With a sound
+        bank the PCM goes there (its one copy); ``from_file``: a line of the attached
+        ENGLISH.RTX (``unload`` lets its audio go).
 
         Raises:
             DataError: naming the label and the bad field.
@@ -130,12 +154,41 @@ class RtxStore:
             bits = 16 if pcm.dtype == np.int16 else 8
         if sample_rate_hz <= 0:
             raise DataError("RTX", key, "sample_rate_hz", "must be positive")
-        clip = RtxClip(key, text, pcm, int(sample_rate_hz), bits, int(header_volume))
-        self._clips[key] = clip
-        self._by_name[clip.sound_name] = clip
+        frames = 0 if pcm is None else int(pcm.shape[0])
+        channels = 1 if pcm is None or pcm.ndim == 1 else int(pcm.shape[1])
+        clip = RtxClip(key, text, int(sample_rate_hz), bits, int(header_volume), frames,
+                       channels, kept=pcm if self.sounds is None else None,
+                       sounds=self.sounds, from_file=from_file)
         if pcm is not None and self.sounds is not None:
             register_pcm(self.sounds, clip.sound_name, pcm, bits, clip.sample_rate_hz)
+        self._clips[key] = clip
+        self._by_name[clip.sound_name] = clip
         return clip
+
+    def unload(self, label: str) -> bool:
+        """Let a line of the attached file go (its audio leaves the sound bank; the
+        next ``find`` reads it again). Lines added in code stay, and so does a line
+        some voice is still playing. True when it went."""
+        key = file_label(label)
+        clip = self._clips.get(key)
+        if clip is None or not clip.from_file:
+            return False
+        if self.sounds is not None and clip.voiced:
+            if clip.sound_name in self.sounds.in_use():
+                return False
+            self.sounds.remove(clip.sound_name)
+        del self._clips[key]
+        self._by_name.pop(clip.sound_name, None)
+        return True
+
+    def load_sound(self, sound_name: str) -> Any:
+        """The sound bank's loader for ``rg.rtx.<label>``: a line of the attached file
+        read (again) when a voice asks for its audio. None otherwise."""
+        clip = self.find(sound_name[len(RTX_PREFIX):])
+        if clip is None or not clip.voiced or self.sounds is None \
+                or sound_name not in self.sounds:
+            return None
+        return self.sounds.get(sound_name)
 
     def load_toml(self, path: str | Path) -> None:
         """Load ``[[line]]`` tables: ``label``, ``text``, optional ``file`` (an 8- or
@@ -185,9 +238,9 @@ class RtxStore:
             if line is None:
                 return None
             if line.header is None:
-                return self.add(key, line.text)
+                return self.add(key, line.text, from_file=True)
             return self.add(key, line.text, line.pcm, sample_rate_hz=line.header.sample_rate_hz,
-                            header_volume=line.header.level)
+                            header_volume=line.header.level, from_file=True)
         except DataError as error:
             self._refused.add(key)
             if self.events is not None:
@@ -197,7 +250,8 @@ class RtxStore:
 
     def pcm_for(self, sound_name: str) -> tuple[np.ndarray, int] | None:
         clip = self._by_name.get(sound_name)
-        return None if clip is None or clip.pcm is None else (clip.pcm, clip.sample_bits)
+        pcm = clip.pcm if clip is not None else None
+        return None if clip is None or pcm is None else (pcm, clip.sample_bits)
 
 
 @dataclass(slots=True)
@@ -279,12 +333,22 @@ class RtxCache:
     def _release(self, entry: RtxEntry) -> None:
         if entry.label is not None or entry.occupied:  # releasing an empty slot is silent
             self.rt.events.emit("redguard", "rtx_release", sound=entry.label)
+        self._drop_audio(entry)
         entry.text = entry.clip = entry.label = entry.sample = None
         entry.occupied = False
+
+    def _drop_audio(self, entry: RtxEntry) -> None:
+        """The entry's audio payload goes (a line of the attached file leaves the sound
+        bank unless another entry or a voice still holds it)."""
+        clip = entry.clip
+        if clip is None or any(e.clip is clip for e in self.entries if e is not entry):
+            return
+        self.store.unload(clip.label)
 
     def release_payloads(self) -> None:
         """The periodic sound reset: text and audio released, occupancy cleared."""
         for entry in self.entries:
+            self._drop_audio(entry)
             entry.text = entry.clip = None
             entry.occupied = False
 
@@ -295,6 +359,7 @@ class RtxCache:
             entry.text = None
             if entry.sample is not None and self.rt.slot_playing(entry.sample):
                 self.rt.stop_slot(entry.sample, "rtx reset")
+            self._drop_audio(entry)
             entry.clip = None
             entry.occupied = False
             entry.sample = entry.label = None

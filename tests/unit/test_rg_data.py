@@ -22,7 +22,7 @@ def write_wav(path, data: np.ndarray, rate: int, width: int) -> None:
         wav.writeframes(data.tobytes())
 
 
-def test_effect_bank_keeps_int_pcm_and_registers_exact_floats():
+def test_effect_bank_keeps_one_copy_of_the_int_pcm_as_exact_floats():
     sounds = SoundBank()
     bank = EffectBank(sounds, 118)
     pcm = np.array([0, 1, -1, 32767, -32768], dtype=np.int16)
@@ -30,8 +30,11 @@ def test_effect_bank_keeps_int_pcm_and_registers_exact_floats():
     assert effect.loops and effect.sample_bits == 16 and len(bank) == 118
     data = sounds.get("rg.sfx.5").samples[:, 0]
     assert np.array_equal(np.round(data * 32768).astype(np.int64), pcm.astype(np.int64))
-    got, bits = bank.pcm_for("rg.sfx.5")
-    assert bits == 16 and got is effect.pcm
+    got, bits = bank.pcm_for("rg.sfx.5")  # the integers back from the one copy, exactly
+    assert bits == 16 and got.dtype == np.int16 and np.array_equal(got, pcm)
+    assert effect.kept is None and np.array_equal(effect.pcm, pcm)  # no copy of its own
+    alone = EffectBank(None).add(5, pcm, 22050)  # no sound bank: the effect keeps it
+    assert alone.pcm is alone.kept and np.array_equal(alone.pcm, pcm)
     u8 = bank.add(6, np.array([128, 255, 0], dtype=np.uint8), 11025)
     assert u8.sample_bits == 8 and not u8.loops
     f = sounds.get("rg.sfx.6").samples[:, 0]
