@@ -31,9 +31,10 @@ class Phase(IntEnum):
     FLYBYS = 6
     """Oni flyby records: closest approach, impulse there."""
     SOUND_OBJECTS = 7
-    """Oni ambient state machines, details, fades, overall volume slide."""
+    """Oni ambient state machines, details, fades."""
     CHANNELS = 8
-    """Laws turn each voice into gains, pan and rate; allocation, stealing."""
+    """Laws turn each voice into gains, pan and rate; allocation, stealing; the banks'
+    fades and Oni's overall volume slide (``ChannelBank.step``)."""
     PUBLISH = 9
     """The tick's voice commands (start, set, stop) are handed to the mixer."""
 
