@@ -2,16 +2,16 @@
 InputError escapes (no struct.error, IndexError, MemoryError, RecursionError, hang or
 RuntimeWarning). Deterministic (derandomize, no example database) and bounded.
 
-The mutator is a small local one; issue 13's shared ``loader_fuzz`` helpers can
-replace it once they land.
+The settings, mutator and property are issue 13's shared ``loader_fuzz`` helpers, with
+tokens of the dat formats. The last test runs the AC runtime on a mutated pair of dats:
+``load_dat`` refuses with a loader error or loads, and then a listener walking across
+the landblocks (read lazily inside ``esper.process``) never makes ``esper.process`` raise.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 import struct
-from datetime import timedelta
 
 from ac_dat_writer import (
     DatWriter,
@@ -22,8 +22,10 @@ from ac_dat_writer import (
     sound_table_bytes,
     wave_bytes,
 )
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from loader_fuzz import FUZZ, only_loader_errors
+from loader_fuzz import mutated as fuzz_mutated
 
 from soundscape.ac.dat_file import DatFile
 from soundscape.ac.dat_landblock import landblock_id, parse_landblock
@@ -32,10 +34,6 @@ from soundscape.ac.dat_region import REGION_ID, parse_region
 from soundscape.ac.dat_sound import parse_sound_table, parse_wave
 from soundscape.errors import DataError, InputError
 
-FUZZ = settings(max_examples=120, derandomize=True, database=None,
-                deadline=timedelta(milliseconds=1000),
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.function_scoped_fixture])
 TOKENS = [struct.pack("<I", v & 0xFFFFFFFF) for v in
           (0, 1, 2, 4, 61, 62, 0xFFFF, 0x10000, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, -8,
            0x190, 0x13000000)]
@@ -53,34 +51,11 @@ PARSERS = {REGION_ID: parse_region, 0x20000001: parse_sound_table, 0x0A000001: p
            landblock_id(3, 4): parse_landblock}
 
 
-@st.composite
-def mutated(draw, seed: bytes) -> bytes:
-    data = bytearray(seed)
-    for _ in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(("flip", "token", "token", "insert", "delete",
-                                     "truncate")))
-        at = draw(st.integers(0, len(data)))
-        if kind == "flip" and data:
-            data[min(at, len(data) - 1)] ^= 1 << draw(st.integers(0, 7))
-        elif kind == "token":
-            token = draw(st.sampled_from(TOKENS))
-            if draw(st.booleans()):
-                data[at : at + len(token)] = token
-            else:
-                data[at:at] = token
-        elif kind == "insert":
-            data[at:at] = draw(st.binary(min_size=1, max_size=16))
-        elif kind == "delete":
-            del data[at : at + draw(st.integers(1, 32))]
-        else:
-            del data[at:]
-    return bytes(data)
+def mutated(seed: bytes):
+    return fuzz_mutated(seed, TOKENS)
 
 
-def _only_loader_errors(call) -> None:
-    """Run ``call``; a loader error is fine, anything else fails the example."""
-    with contextlib.suppress(DataError, InputError):
-        call()
+_only_loader_errors = only_loader_errors
 
 
 def _objects():
@@ -126,3 +101,72 @@ def test_fuzz_whole_dat_files(tmp_path, data):
                 dat.find(file_id)
 
     _only_loader_errors(walk)
+
+
+def _runtime_dats() -> tuple[bytes, bytes]:
+    portal = DatWriter(block_size=64, data_set=1, fanout=3)
+    portal.add(REGION_ID, REGION, compressed=True)
+    portal.add(0x20000001, TABLE)
+    portal.add(0x0A000001, WAVE)
+    cell = DatWriter(block_size=64, data_set=2, fanout=3)
+    for bx in range(2, 5):
+        for by in range(3, 6):
+            cell.add(landblock_id(bx, by), landblock_bytes(bx, by, list(range(81)),
+                                                           [(i + bx) % 7 for i in range(81)]))
+    return portal.build(), cell.build()
+
+
+RUNTIME_DATS = _runtime_dats()
+
+
+@settings(FUZZ, max_examples=min(FUZZ.max_examples, 40))
+@given(which=st.integers(0, 1), data=st.data())
+def test_fuzz_the_runtime_on_mutated_dats(tmp_path, which, data):
+    import esper
+
+    from soundscape import Settings, SoundscapePlugin
+    from soundscape.components import Listener, Position
+
+    blobs = list(RUNTIME_DATS)
+    blobs[which] = data.draw(mutated(blobs[which]))
+    paths = [tmp_path / "client_portal.dat", tmp_path / "client_cell_1.dat"]
+    for path, blob in zip(paths, blobs, strict=True):
+        path.write_bytes(blob)
+    world, previous = f"dat-fuzz-{which}", esper.current_world
+    esper.switch_world(world)
+    plugin = SoundscapePlugin(Settings(seed=2, backend="none", features=("ac",))).install()
+    try:
+        try:
+            dats = plugin.context.ac.load_dat(*paths)
+        except (DataError, InputError):
+            return
+        pos = Position(3 * 192 + 20.0, 0.0, 4 * 192 + 30.0)
+        esper.create_entity(Listener(heading_rad=0.0), pos)
+        for _ in range(40):
+            esper.process(1 / 60)  # a lazily read landblock that is bad: logged, never raised
+            pos.x_m += 9.0
+        dats.close()
+    finally:
+        plugin.uninstall()
+        esper.switch_world(previous)
+        esper.delete_world(world)
+
+
+def test_the_runtime_seed_dats_load_and_play(tmp_path):
+    """The runtime fuzz starts from good dats: unmutated, they load and play."""
+    import esper
+
+    from soundscape import Settings, SoundscapePlugin
+    from soundscape.components import Listener, Position
+    from soundscape.components.ac import Landblock
+
+    paths = [tmp_path / "client_portal.dat", tmp_path / "client_cell_1.dat"]
+    for path, blob in zip(paths, RUNTIME_DATS, strict=True):
+        path.write_bytes(blob)
+    plugin = SoundscapePlugin(Settings(seed=2, backend="none", features=("ac",))).install()
+    plugin.context.ac.load_dat(*paths)
+    esper.create_entity(Listener(heading_rad=0.0), Position(3 * 192 + 20.0, 0.0, 4 * 192 + 30.0))
+    esper.process(1 / 60)
+    assert len(esper.get_component(Landblock)) == 9
+    assert plugin.events.where(source="ac", event="play")
+    plugin.uninstall()
