@@ -226,6 +226,8 @@ class SoundfileDecoder(_Closing):
         except self._errors as error:
             raise DataError(self.source, self.format, "data",
                             f"cannot decode at frame {self.position}: {_message(error)}") from None
+        if got == 0:  # nothing left although the header promised more: decode_all zero-fills
+            return 0
         if got < n:  # a truncated stream: the header promised more than the data holds
             out[got:n] = 0.0
         if not np.all(np.isfinite(out[:got])):
@@ -308,7 +310,12 @@ def decode_all(decoder: Decoder, out: np.ndarray | None = None) -> np.ndarray:
     the peak is one copy of the sound plus one ``CHUNK_FRAMES`` step.
     """
     if out is None:
-        out = np.empty((decoder.frames, decoder.channels), dtype=np.float32)
+        try:  # a corrupt header can promise more frames than memory holds
+            out = np.empty((decoder.frames, decoder.channels), dtype=np.float32)
+        except (ValueError, MemoryError):
+            raise DataError(str(getattr(decoder, "source", "<decoder>")), None, "frames",
+                            f"{decoder.frames} frames x {decoder.channels} channels "
+                            f"do not fit in memory") from None
     decoder.seek(0)
     done = 0
     while done < decoder.frames:

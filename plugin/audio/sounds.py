@@ -28,6 +28,11 @@ from soundscape.datafile import MAX_FILE_BYTES
 from soundscape.errors import DataError, InputError, SoundscapeError
 from soundscape.names import check_sound_name, sound_name_problem
 
+DECODED_PER_FILE_BYTE = 8
+"""A sound decodes to at most this many float32 bytes per byte of ``max_file_bytes``
+(512 MiB by default: 23 minutes of 48 kHz stereo): a compressed file, or a corrupt
+header that promises more frames than the file holds, is refused before decoding."""
+
 MAX_SAMPLE = 1e6
 """The largest float sample a sound may hold: a few voices of 1e38 (a corrupt float
 WAV) overflow the float32 mix to inf; real PCM is within +-1."""
@@ -343,6 +348,12 @@ class SoundBank:
                             f"{self.max_file_bytes} (Settings.max_file_bytes)")
         with open_decoder(path) as decoder:
             rate = decoder.sample_rate_hz
+            decoded = decoder.frames * decoder.channels * 4
+            if self.max_file_bytes is not None and decoded > DECODED_PER_FILE_BYTE * \
+                    self.max_file_bytes:  # a compressed file (or a corrupt header) this long
+                raise DataError(str(path), None, "frames", f"{decoder.frames} frames decode "
+                                f"to {decoded} bytes, over {DECODED_PER_FILE_BYTE} x "
+                                f"Settings.max_file_bytes")
             convert = rate_hz is not None and rate != rate_hz and resample.available()
             frames = (resample.converted_frames(decoder.frames, rate, rate_hz)
                       if convert and rate_hz is not None else decoder.frames)

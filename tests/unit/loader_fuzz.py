@@ -11,6 +11,7 @@ try the same inputs; the deadline (``FUZZ``) fails a case that takes a second.
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import math
 import os
@@ -118,7 +119,7 @@ def mutated_doc(draw: Any, doc: Mapping[str, Any]) -> dict[str, Any]:
     for _ in range(draw(st.integers(1, 3))):
         paths = list(_paths(out, ()))
         if not paths:  # everything deleted: a document with one stray key
-            out["extra"] = draw(BAD_VALUES)
+            out["extra"] = copy.deepcopy(draw(BAD_VALUES))
             continue
         path = draw(st.sampled_from(paths))
         parent = out
@@ -126,13 +127,13 @@ def mutated_doc(draw: Any, doc: Mapping[str, Any]) -> dict[str, Any]:
             parent = parent[part]
         last = path[-1]
         kind = draw(st.sampled_from(("value", "value", "value", "delete", "add")))
-        if kind == "value":
-            parent[last] = draw(BAD_VALUES)
+        if kind == "value":  # a copy: sampled lists and tables are shared objects
+            parent[last] = copy.deepcopy(draw(BAD_VALUES))
         elif kind == "delete":
             del parent[last]
         elif isinstance(parent, dict):
             parent[draw(st.sampled_from(["extra", "name", "id", "sound", "x\0"]))] = \
-                draw(BAD_VALUES)
+                copy.deepcopy(draw(BAD_VALUES))
     return out
 
 

@@ -345,3 +345,32 @@ def test_a_float64_wav_beyond_the_sample_limit_is_refused_by_the_bank(tmp_path):
     # decoded a piece at a time into the store, a bad piece is a DataError naming the file
     with pytest.raises(DataError, match=r"loud\.wav: data: .*beyond"):
         bank.get("loud")
+
+
+# -- found by the loader fuzz: a compressed header promising more frames than exist ---------
+
+
+def _flac_of_unknown_length() -> bytes:
+    """A valid FLAC whose STREAMINFO total-samples field (36 bits) says 0, "unknown":
+    libsndfile then reports 2**63 - 1 frames."""
+    soundfile = pytest.importorskip("soundfile")
+    import io
+
+    buffer = io.BytesIO()
+    soundfile.write(buffer, np.zeros(4096, dtype=np.float32), 22050, format="FLAC")
+    data = bytearray(buffer.getvalue())
+    field = int.from_bytes(data[18:26], "big")
+    data[18:26] = (field & ~((1 << 36) - 1)).to_bytes(8, "big")
+    return bytes(data)
+
+
+def test_a_header_promising_endless_frames_is_a_data_error(tmp_path):
+    from soundscape.audio.decoders import decode_all, open_decoder
+
+    (tmp_path / "endless.flac").write_bytes(_flac_of_unknown_length())
+    with open_decoder(tmp_path / "endless.flac") as decoder:
+        assert decoder.frames == 2**63 - 1
+        with pytest.raises(DataError, match="frames: .* do not fit in memory"):
+            decode_all(decoder)  # was ValueError ("array is too big") or MemoryError
+    with pytest.raises(DataError, match=r"decode to \d+ bytes, over 8 x Settings.max_file"):
+        SoundBank(tmp_path).get("endless.flac")
