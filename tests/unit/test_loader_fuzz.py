@@ -252,7 +252,7 @@ def test_the_seeds_load_unmutated(tmp_path):
     for blob in WAVS:
         assert decode_wav(blob).samples.shape[0] == 24
     assert len(load_osbd(OSBD_INSTANCES, OSBD_RAW).ambients) == len(ONI_DB.ambients)
-    assert region_from_dict(REGION).stb_descs[0].sounds
+    assert region_from_dict(REGION).stb_descs[0].ambient_sounds
     assert unpack_stb_desc(PACKED).stb_id == 0x20000001
     bank = EffectBank(SoundBank())
     bank.load_toml(_rg_folder(tmp_path, EFFECTS_TOML, PCM_WAVS[1], "fx.toml"))
