@@ -3,8 +3,10 @@
 ``capture(tmp_path, scene, **options)`` runs ``scene`` (Python source) in a child
 process whose ``ALSOFT_CONF`` points OpenAL Soft at its ``wave`` backend (the
 test process itself forces pyglet's silent driver, and libopenal reads its
-config once). The child installs a plugin with the pyglet backend, runs the
-scene's ``start(ctx, rt)``, steps a game loop for ``seconds`` at ``fps`` with
+config once). The child runs the scene's ``prepare()`` if it has one (before any
+audio plays: slow set-up such as synthesising sounds; ``rt.prepared`` is its
+result), installs a plugin with the pyglet backend, runs the scene's
+``start(ctx, rt)``, steps a game loop for ``seconds`` at ``fps`` with
 ``busy_ms`` of pure-Python work a frame (holding the GIL as a game's update
 would), calls the scene's ``frame(ctx, rt, n)`` before each ``esper.process``,
 uninstalls (closing the device finalises the WAV) and prints what the scene put
@@ -51,11 +53,13 @@ CHILD = textwrap.dedent('''
     options = json.loads(sys.argv[2])
     scene = {}
     exec(sys.argv[1], scene)
+    prepared = scene["prepare"]() if "prepare" in scene else None
 
     class Rt:
         result = {}
         def __init__(self, backend):
             self.backend = backend
+            self.prepared = prepared
         def clock_frames(self):
             import pyglet.media
             ns = openal_device.device_clock_ns(pyglet.media.get_audio_driver())

@@ -48,7 +48,7 @@ import numpy as np
 
 from soundscape.audio.device_watch import DeviceWatch
 from soundscape.audio.mixer import Mixer
-from soundscape.audio.openal_device import connected_probe
+from soundscape.audio.openal_device import connected_probe, keep_gil_in_streaming_calls
 from soundscape.audio.output_buffer import OutputBuffer
 from soundscape.audio.pyglet_media import import_media
 
@@ -303,6 +303,7 @@ class PygletBackend:
         if self.driver_name in SIZED_DRIVERS:
             self.output = output if output is not None else OutputBuffer(mixer.sample_rate_hz)
             self.source.buffer = self.output
+            keep_gil_in_streaming_calls()
         if driver is not None:  # the silent driver has warned already: once is enough
             self.watch.probe = connected_probe(driver)
             self._start(media.Player, driver, warn=self.driver_name != "silent")

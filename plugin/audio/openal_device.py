@@ -13,6 +13,14 @@ Through pyglet's own ctypes bindings (``pyglet.media.drivers.openal.lib_alc``):
 
 Each returns None when the driver is not OpenAL or the extension is missing, so a
 caller treats "cannot tell" as "still connected".
+
+``keep_gil_in_streaming_calls()`` rebinds the AL calls of pyglet's streaming path
+to the same library loaded as a ``ctypes.PyDLL``: a call keeps the GIL. Through a
+plain ``CDLL`` every call gives the GIL away, and while the game thread runs Python
+the audio thread gets it back only at the interpreter's switch interval (5 ms); a
+pass of pyglet's worker makes about a dozen AL calls (each followed by
+``alGetError``), so with 14 ms of game work a frame a refill came 15-30 ms late.
+The calls are microseconds long and never call back into Python.
 """
 
 from __future__ import annotations
@@ -25,6 +33,12 @@ ALC_CONNECTED = 0x313
 """``ALC_EXT_disconnect``'s query (alext.h)."""
 ALC_DEVICE_CLOCK_SOFT = 0x1600
 """``ALC_SOFT_device_clock``'s query (alext.h)."""
+
+STREAMING_CALLS = (
+    "alGetError", "alGetSourcei", "alGetSourcef", "alSourceUnqueueBuffers",
+    "alSourceQueueBuffers", "alBufferData", "alSourcePlay", "alGenBuffers", "alIsBuffer",
+)
+"""What pyglet's ``OpenALAudioPlayer.work`` calls on every pass of its worker."""
 
 _INT64V = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
                            ctypes.POINTER(ctypes.c_int64))
@@ -79,10 +93,11 @@ def connected_probe(driver: Any) -> Callable[[], bool | None] | None:
     if not _has_extension(alc, device, b"ALC_EXT_disconnect"):
         return None
     value = alc.ALCint(1)
+    get_integer = _held(alc, "alcGetIntegerv")  # the audio thread keeps the GIL
 
     def probe() -> bool:
         value.value = 1
-        alc.alcGetIntegerv(device, ALC_CONNECTED, 1, value)
+        get_integer(device, ALC_CONNECTED, 1, value)
         return bool(value.value)
 
     return probe
@@ -105,3 +120,37 @@ def device_clock_ns(driver: Any) -> int | None:
     _INT64V(address)(ctypes.cast(device, ctypes.c_void_p), ALC_DEVICE_CLOCK_SOFT, 1,
                      ctypes.byref(value))
     return int(value.value)
+
+
+def _held(module: Any, call: str) -> Any:
+    """``module``'s ctypes function ``call`` bound again through a ``PyDLL`` (keeps the GIL)."""
+    current = getattr(module, call)
+    name = getattr(getattr(module, "_lib", None), "_name", None)
+    if not name:
+        return current
+    replacement = getattr(ctypes.PyDLL(name), call)
+    replacement.argtypes = current.argtypes
+    replacement.restype = current.restype
+    return replacement
+
+
+def keep_gil_in_streaming_calls() -> int:
+    """Rebind pyglet's ``lib_openal`` streaming calls to GIL-holding ones; how many changed.
+
+    Idempotent; pyglet's ``interface`` module looks each call up on ``lib_openal``
+    when it makes it, so the new bindings take effect at once (for the game's own
+    pyglet players too).
+    """
+    from pyglet.media.drivers.openal import lib_openal as al
+
+    changed = 0
+    for call in STREAMING_CALLS:
+        if call in _HELD or getattr(al, call, None) is None:
+            continue
+        setattr(al, call, _held(al, call))
+        _HELD.add(call)
+        changed += 1
+    return changed
+
+
+_HELD: set[str] = set()

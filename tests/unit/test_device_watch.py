@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+
+import pytest
+
 from soundscape.audio.device_watch import DeviceWatch
 from soundscape.audio.openal_device import al_device, connected, connected_probe
 
@@ -82,3 +87,21 @@ def test_the_openal_questions_answer_none_for_other_drivers():
 
     assert al_device(Silent()) is None
     assert connected(Silent()) is None and connected_probe(Silent()) is None
+
+
+def test_the_streaming_al_calls_keep_the_gil():
+    if ctypes.util.find_library("openal") is None:
+        pytest.skip("libopenal1 missing")
+    from pyglet.media.drivers.openal import lib_openal as al
+
+    from soundscape.audio.openal_device import STREAMING_CALLS, keep_gil_in_streaming_calls
+
+    before = {call: (getattr(al, call).argtypes, getattr(al, call).restype)
+              for call in STREAMING_CALLS}
+    keep_gil_in_streaming_calls()
+    assert keep_gil_in_streaming_calls() == 0  # once is enough
+    for call in STREAMING_CALLS:
+        fn = getattr(al, call)
+        assert fn._flags_ & ctypes._FUNCFLAG_PYTHONAPI, call  # a PyDLL call: GIL held
+        assert (fn.argtypes, fn.restype) == before[call]
+    assert not al.alGetString._flags_ & ctypes._FUNCFLAG_PYTHONAPI  # the rest untouched
