@@ -17,6 +17,8 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from soundscape.audio.channels import ChannelBank, Handle
 from soundscape.components.channel import ChannelKind
 from soundscape.errors import InputError, SoundscapeError
@@ -38,10 +40,14 @@ from soundscape.oni.scripts import Scripts
 from soundscape.oni.toml import load_toml, loads_toml
 
 if TYPE_CHECKING:
+    from soundscape.audio.sounds import Sound
     from soundscape.context import Context
+    from soundscape.oni.level_file import OniLevelFile
     from soundscape.seams import OcclusionQuery
 
 SOURCE = "oni"
+LEVEL_LOADER = ""
+"""The sound bank loader prefix of a level's SNDD sounds (every name: they have no prefix)."""
 DISTANCE_DIVISOR = 3.0
 """Sound distances compare with the world distance / 3 (FORMULAS.md, 0x52b134)."""
 
@@ -78,6 +84,9 @@ class OniSound:
         bank.on_steal.append(self._on_steal)
         self.scripts = Scripts(self)
         self.placed = PlacedTable(self)
+        self.level: OniLevelFile | None = None
+        """The retail level ``load_level`` opened, if any."""
+        self._refused_sounds: dict[str, SoundscapeError] = {}
 
     def emit(self, event: str, **fields: Any) -> None:
         self.ctx.events.emit(SOURCE, event, **fields)
@@ -97,6 +106,67 @@ class OniSound:
                   source: str = "OSBD") -> OniDatabase:
         """Load OSBD instances ``(name, 8 bytes: size, offset)`` pointing into ``raw``."""
         load_osbd(instances, raw, source=source, database=self.db)
+        return self.db
+
+    def load_level(self, path: str | Path) -> OniLevelFile:
+        """Run on a retail level: ``levelN_Final.dat`` with its ``.raw`` (and ``.sep``).
+
+        Its OSBD instances load into the database now (objects of existing names
+        reload in place); its SNDD sound data is decoded into the sound bank the
+        first time a permutation plays it (the sound bank's loader for names of no
+        prefix, ``soundscape.oni.level_file``). A level opened before is closed and
+        its sounds not yet played are no longer found.
+
+        Raises:
+            DataError: a missing or malformed file (names the file, offset and field).
+        """
+        from soundscape.oni.level_file import OniLevelFile
+
+        level = OniLevelFile(path)
+        try:
+            level.read_osbd(self.db)
+        except BaseException:
+            level.close()
+            raise
+        previous, self.level = self.level, level
+        if previous is not None:
+            previous.close()
+        self._refused_sounds: dict[str, SoundscapeError] = {}
+        if self.ctx.has("sounds"):
+            sounds = self.ctx.sounds
+            sounds.loaders[LEVEL_LOADER] = self._level_sound
+            sounds.missing.clear()  # names missing before may be the level's
+        self.emit("level", sound=str(path), platform=level.platform,
+                  instances=len(level.descriptors), **self.db.counts())
+        return level
+
+    def _level_sound(self, name: str) -> Sound | None:
+        """The sound bank's loader: an SNDD of the open level, decoded and registered.
+
+        A sound that fails to decode raises its ``DataError`` again on every later
+        ask without reading the file again."""
+        level = self.level
+        if level is None or level.file.closed:
+            return None
+        refused = self._refused_sounds.get(name)
+        if refused is not None:
+            raise refused
+        try:
+            found = level.read_sound(name)
+        except SoundscapeError as error:
+            self._refused_sounds[name] = error
+            raise
+        if found is None:
+            return None
+        pcm, rate = found
+        return self.ctx.sounds.add(name, pcm.astype(np.float32) / np.float32(32768.0), rate,
+                                   pcm=pcm, bits=16)
+
+    def load_osbd_xml(self, paths: str | Path | list[str | Path]) -> OniDatabase:
+        """Load OSBD records OniSplit exported as XML (``soundscape.oni.osbd_xml``)."""
+        from soundscape.oni.osbd_xml import load_osbd_xml
+
+        load_osbd_xml(paths, database=self.db)
         return self.db
 
     def group(self, name: str) -> Group | None:
