@@ -16,10 +16,10 @@ Layout, as the community's tools and wiki document it:
 Header (64 bytes, little-endian): ``u64`` template checksum (``PC_CHECKSUM`` and
 ``MAC_CHECKSUM``, OniSplit's ``OniPCTemplateChecksum`` / ``OniMacTemplateChecksum``;
 OniSplit takes any other value as the Mac's, here it is refused), ``u32`` version
-(``VR01`` 0x56523031 for the retail levels, ``VR02`` 0x56523032 for OniSplit's own
-files with the raw parts inside), ``u64`` signature (0x0008001000140040), then
-``int32`` instance count, name count, template count, data table offset and size,
-name table offset and size, 16 bytes (``VR02``: raw table offset and size). Then
+(``VR01`` 0x56523031 for the retail levels; ``VR02``, OniSplit's own ``.oni`` files
+with the raw parts inside, is not a retail level and is refused), ``u64`` signature
+(0x0008001000140040), then ``int32`` instance count, name count, template count,
+data table offset and size, name table offset and size, 16 unused bytes. Then
 20-byte descriptors ``{u32 tag (a reversed four-character code), int32 data
 offset (in the data table, past the 8-byte instance header), int32 name offset,
 int32 data size (the header included), u32 flags (1 no name, 2 placeholder, 8
@@ -122,12 +122,16 @@ class OniLevelFile:
                          f"(0x{MAC_CHECKSUM:x}) retail checksum: not an Oni level file, or a "
                          "build whose layout is not documented")
         self.platform = "pc" if checksum == PC_CHECKSUM else "mac"
-        if version not in (VERSION_31, VERSION_32):
-            raise f.fail("header@0x8", "version", f"0x{version:08x}, not VR01 or VR02")
-        if version == VERSION_31 and signature != SIGNATURE:
+        if version == VERSION_32:
+            raise f.fail("header@0x8", "version", "VR02: an OniSplit .oni file, not a retail "
+                                                  "level (levelN_Final.dat is VR01)")
+        if version != VERSION_31:
+            raise f.fail("header@0x8", "version", f"0x{version:08x}, not VR01 (0x{VERSION_31:x})")
+        if signature != SIGNATURE:
             raise f.fail("header@0xc", "signature", f"0x{signature:x}, not 0x{SIGNATURE:x}")
         self.version = version
-        self.raw_at = h[10] if version == VERSION_32 else 0
+        self.raw_at = 0
+        """Where the raw parts' offsets count from in the .raw and .sep (0 in VR01)."""
         tables = HEADER.size + count * DESCRIPTOR.size if count >= 0 else -1
         if not 0 <= tables <= f.size_bytes:
             raise f.fail("header@0x14", "instance_count",
@@ -188,8 +192,6 @@ class OniLevelFile:
     # -- the companion files ------------------------------------------------------------
 
     def _companion(self, suffix: str) -> BinFile:
-        if self.version == VERSION_32:
-            return self.file
         path = self.path.with_suffix(suffix)
         if not path.exists():  # the shipped names are lower case; match without case
             match = next((p for p in self.path.parent.iterdir()

@@ -160,6 +160,7 @@ BAD_OPEN = [
     (lambda d: d.__delitem__(slice(40, None)), r"header@0x0: file is 40 bytes"),
     (lambda d: d.__setitem__(slice(0, 8), struct.pack("<Q", 5)), r"header@0x0\.template_checksum"),
     (lambda d: d.__setitem__(slice(8, 12), b"VR09"), r"header@0x8\.version: 0x39305256"),
+    (lambda d: d.__setitem__(slice(8, 12), b"20RV"), r"header@0x8\.version: VR02: an OniSplit"),
     (lambda d: d.__setitem__(slice(12, 20), b"\0" * 8), r"header@0xc\.signature"),
     (lambda d: d.__setitem__(slice(20, 24), struct.pack("<i", 10 ** 6)),
      r"header@0x14\.instance_count: 1000000"),
@@ -213,3 +214,13 @@ def test_bad_sound_fields_are_refused(tmp_path, make, message):
     with OniLevelFile(w.write(tmp_path / "level4_Final.dat")) as level, \
             pytest.raises(DataError, match=message):
         level.read_sound("s")
+
+
+def test_the_companion_files_are_found_without_regard_to_case(tmp_path):
+    path = _writer(mac=True).write(tmp_path / "LEVEL1_FINAL.dat")
+    path.with_suffix(".raw").rename(tmp_path / "level1_final.RAW")
+    path.with_suffix(".sep").rename(tmp_path / "Level1_Final.Sep")
+    with OniLevelFile(path) as level:
+        assert level.read_osbd().groups["hit"].permutations[0].sound == "hit_snd"
+        assert level.read_sound("hit_snd")[0].shape == (2560, 2)
+        assert level.sep.source.endswith("Level1_Final.Sep")
