@@ -131,7 +131,7 @@ class OniSound:
         previous, self.level = self.level, level
         if previous is not None:
             previous.close()
-        self._refused_sounds: dict[str, SoundscapeError] = {}
+        self._refused_sounds = {}
         if self.ctx.has("sounds"):
             sounds = self.ctx.sounds
             sounds.loaders[LEVEL_LOADER] = self._level_sound
@@ -159,8 +159,10 @@ class OniSound:
         if found is None:
             return None
         pcm, rate = found
-        return self.ctx.sounds.add(name, pcm.astype(np.float32) / np.float32(32768.0), rate,
-                                   pcm=pcm, bits=16)
+        sound = self.ctx.sounds.add(name, pcm.astype(np.float32) / np.float32(32768.0), rate,
+                                    pcm=pcm, bits=16)
+        sound.reloadable = True  # unload_unused may let it go: decoded again when next played
+        return sound
 
     def load_osbd_xml(self, paths: str | Path | list[str | Path]) -> OniDatabase:
         """Load OSBD records OniSplit exported as XML (``soundscape.oni.osbd_xml``)."""

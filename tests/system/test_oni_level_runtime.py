@@ -112,3 +112,14 @@ def test_a_corrupt_sound_is_refused_once_and_logged(plugin, tmp_path):
     with pytest.raises(DataError, match="predictor: 9"):
         plugin.sounds.get("hit_snd")
     assert plugin.oni.level.raw.bytes_read == read  # refused without reading again
+
+
+def test_an_unused_level_sound_is_unloaded_and_decoded_again(plugin, tmp_path):
+    level = plugin.oni.load_level(_level(tmp_path, True))
+    first = plugin.sounds.get("hit_snd")
+    first_pcm = np.array(first.pcm)
+    read = level.raw.bytes_read
+    assert first.reloadable and plugin.sounds.unload_unused() == ["hit_snd"]
+    assert "hit_snd" not in plugin.sounds
+    again = plugin.sounds.get("hit_snd")
+    assert np.array_equal(again.pcm, first_pcm) and level.raw.bytes_read > read
