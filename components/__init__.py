@@ -13,8 +13,8 @@ from soundscape.components.redguard import (
     RgObject,
     RgRope,
 )
-from soundscape.components.spatial import Listener, Position
+from soundscape.components.spatial import Listener, Position, Velocity
 
 __all__ = ["Emitter", "Flyby", "Listener", "Occluded", "OniCamera", "OniPlayer", "PlacedAmbient",
            "Position", "RgAnimation", "RgAttachment", "RgCombat", "RgLink", "RgObject", "RgRope",
-           "Wall"]
+           "Velocity", "Wall"]

@@ -112,6 +112,9 @@ class Channel:
     voice_id: int = 0
     """The voice command stream's id of the current start (``soundscape.audio.commands``;
     never reused within a plugin); 0 before the first start."""
+    lowpass_hz: float = 0.0
+    """The voice's low-pass cutoff in the mixer (``modern``: the walls a generic
+    emitter is heard through); 0 is no filter."""
 
     @property
     def playing(self) -> bool:

@@ -18,6 +18,11 @@ WALL_DOOR_PANEL = 0x1000000
 WALL_TWO_SIDED = 0x200
 """A two-sided quad never "faces" the listener."""
 
+WALL_TRANSMISSION_DB = -9.0
+"""What a ``Wall`` lets through by default for a modern emitter: -9 dB (about a
+third of the amplitude), a light interior wall as games hear it (real walls lose
+30-50 dB, which a player would hear as silence)."""
+
 
 @dataclass(slots=True)
 class Wall:
@@ -30,6 +35,10 @@ class Wall:
         object_id: the quad's object (AGQG +0x34), -1 for none.
         normal_x, normal_z: the side the quad faces. Both 0 (the default) mean the
             right-hand side of a->b seen from above: ``(bz - az, -(bx - ax))``.
+        transmission_db: what the wall lets through (dB, 0 or less) for an
+            ``Emitter(occlusion=True)`` or ``play_at(occlusion=True)``: the losses of
+            every wall crossed add up (``WALL_TRANSMISSION_DB``, -9, by default). Oni
+            sounds ignore it: they keep Oni's own wall-count law.
     """
 
     ax_m: float = 0.0
@@ -40,6 +49,7 @@ class Wall:
     object_id: int = -1
     normal_x: float = 0.0
     normal_z: float = 0.0
+    transmission_db: float = WALL_TRANSMISSION_DB
 
 
 @dataclass(slots=True)

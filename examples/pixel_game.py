@@ -1,11 +1,12 @@
 """A 2D pixel game with soundscape: pixels on the screen, metres in the sound world.
 
 The game thinks in window pixels (pyglet's: x right, y up). soundscape thinks in
-metres (x east, y up, z north). One scale joins them: ``PIXELS_PER_M`` (a 32-pixel
-tile is one metre), screen right is east and screen up is north:
+metres (x east, y up, z north). ``soundscape.coords.Map2D`` joins them: a
+32-pixel tile is one metre, screen right is east and screen up is north:
 
-    world (x, y, z) = (px / PIXELS_PER_M, 0, py / PIXELS_PER_M)
-    heading_rad     = atan2(dx_px, dy_px)       # 0 up the screen, clockwise
+    SCREEN = Map2D(pixels_per_m=32)               # y up, origin bottom left
+    Position.from_2d(px, py, SCREEN)              # (px / 32, 0, py / 32) metres
+    SCREEN.heading(dx_px, dy_px)                  # 0 up the screen, clockwise
 
 A waterfall roars in the top right corner, a campfire crackles bottom left, coins
 chime where they lie when picked up, and footsteps tick under the player. Arrows
@@ -30,8 +31,11 @@ import pyglet
 from soundscape import Settings, SoundscapePlugin, synth
 from soundscape.audio.emitters import play_at
 from soundscape.components import Emitter, Listener, Position
+from soundscape.coords import Map2D
 
 PIXELS_PER_M = 32.0
+SCREEN = Map2D(pixels_per_m=PIXELS_PER_M)
+"""pyglet's window: y up, the origin at the bottom left."""
 WIDTH_PX, HEIGHT_PX = 640, 360
 SPEED_PX_S = 140.0
 STEP_S = 0.35
@@ -44,17 +48,17 @@ COIN_COLOUR = (250, 210, 60)
 
 
 def to_world(px: float, py: float) -> tuple[float, float, float]:
-    """Window pixels to soundscape's metres (screen up is north).
+    """Window pixels to soundscape's metres (screen up is north; ``SCREEN.to_world``).
 
     >>> to_world(64.0, 96.0)
     (2.0, 0.0, 3.0)
     """
-    return (px / PIXELS_PER_M, 0.0, py / PIXELS_PER_M)
+    return SCREEN.to_world(px, py)
 
 
 def heading_of(dx_px: float, dy_px: float) -> float:
     """The compass heading of a move on the screen (0 up, clockwise, radians)."""
-    return math.atan2(dx_px, dy_px) % math.tau
+    return SCREEN.heading(dx_px, dy_px)
 
 
 def make_sounds(bank: Any) -> None:
@@ -87,12 +91,12 @@ class PixelGame:
         make_sounds(self.plugin.sounds)
         self.player_px = [48.0, 180.0]
         self.listener = Listener(heading_rad=math.pi / 2)
-        self.ears = Position(*to_world(*self.player_px))
+        self.ears = Position.from_2d(*self.player_px, SCREEN)
         esper.create_entity(self.ears, self.listener)
-        esper.create_entity(Position(*to_world(*WATERFALL_PX)),
+        esper.create_entity(Position.from_2d(*WATERFALL_PX, SCREEN),
                             Emitter("waterfall", volume=0.9, min_distance_m=2.0,
                                     max_distance_m=25.0))
-        esper.create_entity(Position(*to_world(*CAMPFIRE_PX)),
+        esper.create_entity(Position.from_2d(*CAMPFIRE_PX, SCREEN),
                             Emitter("campfire", volume=0.7, max_distance_m=12.0))
         self.coins = list(COINS_PX)
         self.picked: list[tuple[float, float]] = []
@@ -132,7 +136,7 @@ class PixelGame:
             if self.step_clock_s >= STEP_S:
                 self.step_clock_s -= STEP_S
                 play_at(self.plugin.context, "step", to_world(*self.player_px), volume=0.4)
-        self.ears.x_m, self.ears.y_m, self.ears.z_m = to_world(*self.player_px)
+        self.ears.set_2d(*self.player_px, SCREEN)
         for coin in list(self.coins):
             if math.dist(coin, self.player_px) <= PICK_UP_PX:
                 self.coins.remove(coin)

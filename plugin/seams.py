@@ -9,6 +9,9 @@ feature can be replaced by anything with the same shape.
   the PUBLISH phase (``soundscape.audio.backend_offline``, ``backend_pyglet``).
 * ``OcclusionQuery``: what Oni's placed ambients and impulses ask the occlusion
   feature (``OSiCalc_PositionAndVolume`` uncached, and forgetting a record).
+* ``OcclusionForEmitters``: what generic emitters (``Emitter(occlusion=True)``)
+  ask the occlusion feature: the walls between a place and the listener, through
+  the same rays and cache rule as Oni's records, under the modern law.
 * ``OniForOcclusion``: what the occlusion feature asks Oni when it is installed:
   where its rays end (Oni's ears, ``OSrUpdate`` 0x514f20) and the flybys'
   impulses (``OSIm`` records, ``SSrImpulse_Play`` 0x480440).
@@ -46,6 +49,18 @@ class OcclusionQuery(Protocol):
 
     def forget(self, entity: int) -> None:
         """Drop what is kept for a deleted record."""
+        ...
+
+
+class OcclusionForEmitters(Protocol):
+    """The walls a generic emitter is heard through (``ctx.occlusion``, seen from audio)."""
+
+    def hear_through(self, key: int, place: Vec3, listener: Vec3) -> tuple[int, float]:
+        """(walls crossed, their summed ``transmission_db``), cached per ``key``."""
+        ...
+
+    def forget(self, entity: int) -> None:
+        """Drop what is kept for ``key`` (an emitter gone)."""
         ...
 
 

@@ -87,6 +87,10 @@ class Settings:
             21/256 s, seed 002): its maintenance, tasks, dialogue and RTX cache run
             once a plugin frame in which at least one whole nominal tick elapsed, and
             count lifetimes, the periodic reset and cache ages in those ticks.
+        speed_of_sound_mps: ``c`` of the doppler shift of generic emitters
+            (343 m/s, air at 20 C; OpenAL's ``AL_SPEED_OF_SOUND``).
+        doppler_factor: scales the velocities in the doppler shift (OpenAL's
+            ``AL_DOPPLER_FACTOR``): 1 real, 0 none, more to exaggerate.
         extra: the runtimes' own settings, one key each (``EXTRA_KEYS``); each
             feature reads its keys into a typed, validated config when it installs
             (``AcConfig``, ``OniConfig``, ``RgConfig``). An unknown key is refused.
@@ -109,6 +113,8 @@ class Settings:
     redguard_tick_s: float = REDGUARD_TICK_S
     when_world_inactive: str = "pause"
     oni_buffer_rate: str = "retail"
+    speed_of_sound_mps: float = 343.0
+    doppler_factor: float = 1.0
     extra: dict[str, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -129,6 +135,12 @@ class Settings:
                              f"of {ONI_BUFFER_RATES}")
         if self.tick_hz <= 0:
             raise ValueError(f"Settings.tick_hz must be positive, got {self.tick_hz}")
+        for name, low in (("speed_of_sound_mps", 1e-9), ("doppler_factor", 0.0)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+                    math.isfinite(value) and value >= low):
+                raise ValueError(f"Settings.{name} must be a finite number"
+                                 f"{' above 0' if low else ' of 0 or more'}, got {value!r}")
         if self.sample_rate_hz <= 0 or self.block_frames <= 0:
             raise ValueError("Settings.sample_rate_hz and Settings.block_frames must be positive")
         tick_s = self.redguard_tick_s

@@ -231,6 +231,7 @@ class ChannelBank:
         channel.fade_target, channel.fading = channel.volume, False
         channel.rate_hz = float(rate_hz) if rate_hz is not None else float(data.sample_rate_hz)
         channel.loop = loop
+        channel.lowpass_hz = 0.0
         channel.length_frames, channel.sample_rate_hz = data.frames, data.sample_rate_hz
         channel.rate_scale = self._rate_scale(sound, data)
         channel.serial += 1
@@ -318,6 +319,11 @@ class ChannelBank:
     def set_pitch(self, handle: Handle | None, pitch: float) -> None:
         if (channel := self.get(handle)) is not None:
             channel.pitch = float(pitch)
+
+    def set_lowpass(self, handle: Handle | None, cutoff_hz: float) -> None:
+        """The voice's low-pass cutoff in the mixer (0: none; ``Channel.lowpass_hz``)."""
+        if (channel := self.get(handle)) is not None:
+            channel.lowpass_hz = float(cutoff_hz)
 
     def set_rate_hz(self, handle: Handle | None, rate_hz: float) -> None:
         if (channel := self.get(handle)) is not None:

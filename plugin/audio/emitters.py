@@ -2,11 +2,23 @@
 
 A game puts an ``Emitter`` (``soundscape.components.emitter``) on an entity
 with a ``Position``; ``play_at(ctx, sound, position)`` fires a one-shot. Each
-tick the plugin sets every such voice's gain from its distance to the first
-active ``Listener`` (``laws.modern.inverse_distance``) and its equal-power pan
-from the bearing against the listener's compass heading
-(``laws.modern.bearing_pan``). No listener, or a non-finite position, silences
-the voice without stopping it.
+tick the plugin sets every such voice from the first active ``Listener``
+(``soundscape.laws.spatial``):
+
+* gain: ``volume`` x the distance model (``rolloff``: OpenAL's inverse, linear
+  or exponential clamped models, none, or a custom curve) x the cone (the
+  emitter's ``heading_rad``) x the walls (``occlusion=True``: the summed
+  ``Wall.transmission_db`` of the walls crossed, from ``ctx.occlusion``);
+* pan: equal-power from the bearing against the listener's heading;
+* pitch: ``pitch`` x the doppler factor (``Settings.speed_of_sound_mps``,
+  ``Settings.doppler_factor``) from the emitter's and the listener's
+  ``Velocity``, or, without one, the change of their ``Position`` since the
+  last tick;
+* low-pass: a cutoff that falls with the walls crossed
+  (``laws.spatial.wall_cutoff_hz``, ``Channel.lowpass_hz``), run per voice in
+  the mixer.
+
+No listener, or a non-finite position, silences the voice without stopping it.
 
 Example:
     >>> import esper
@@ -34,27 +46,84 @@ from typing import TYPE_CHECKING, Any
 import esper
 
 from soundscape.audio.channels import ChannelBank, Handle
-from soundscape.components.emitter import Emitter, check_distances
-from soundscape.components.spatial import Position
-from soundscape.laws.modern import bearing_pan, inverse_distance
+from soundscape.components.emitter import Emitter, check_distances, check_spatial
+from soundscape.components.spatial import Position, Velocity
+from soundscape.laws.modern import bearing_pan
+from soundscape.laws.spatial import (
+    DistanceModel,
+    cone_gain,
+    distance_gain,
+    doppler_pitch,
+    facing_angle,
+    transmission_gain,
+    wall_cutoff_hz,
+)
 from soundscape.listener import usable
 from soundscape.names import check_sound_name
 
 if TYPE_CHECKING:
     from soundscape.context import Context
+    from soundscape.seams import OcclusionForEmitters
 
 BANK = "modern"
+
+Vec3 = tuple[float, float, float]
+_STILL: Vec3 = (0.0, 0.0, 0.0)
+
+
+@dataclass(slots=True)
+class Ears:
+    """The listener this tick: where, which way, how fast (``Velocity`` or derived)."""
+
+    xyz: Vec3
+    heading_rad: float
+    velocity: Vec3
+
+
+@dataclass(slots=True)
+class Spatial:
+    """What the laws need of a source besides its place (an ``Emitter`` or a one-shot)."""
+
+    volume: float
+    model: DistanceModel
+    occlusion: bool = False
+    doppler: bool = False
+    heading_rad: float = 0.0
+    cone: tuple[float, float, float] = (360.0, 360.0, 0.0)
+
+
+@dataclass(slots=True)
+class Heard:
+    """A source as heard: the bank's volume, pan, pitch factor and low-pass cutoff."""
+
+    gain: float
+    pan: float
+    doppler: float = 1.0
+    lowpass_hz: float = 0.0
+
+
+_SILENT = Heard(0.0, 0.0)
 
 
 @dataclass(slots=True)
 class OneShot:
-    """A ``play_at`` voice: where it is and its distance law."""
+    """A ``play_at`` voice: where it is, its laws, its own pitch and velocity."""
 
     handle: Handle
-    position: tuple[float, float, float]
-    volume: float
-    min_distance_m: float
-    max_distance_m: float
+    key: int
+    position: Vec3
+    spatial: Spatial
+    pitch: float
+    velocity: Vec3 = _STILL
+
+
+@dataclass(slots=True)
+class _Track:
+    """A place seen at a tick, to derive a velocity from the next one."""
+
+    xyz: Vec3
+    tick: int
+    velocity: Vec3
 
 
 def listener_pose(ctx: Context) -> tuple[tuple[float, float, float], float] | None:
@@ -62,18 +131,6 @@ def listener_pose(ctx: Context) -> tuple[tuple[float, float, float], float] | No
     (``soundscape.listener.usable``)."""
     found = usable()
     return None if found is None else (found.xyz, found.heading_rad)
-
-
-def spatialise(volume: float, position: tuple[float, float, float], min_m: float,
-               max_m: float, pose: tuple[tuple[float, float, float], float] | None
-               ) -> tuple[float, float]:
-    """(gain, pan) of a source at ``position`` heard from ``pose``."""
-    if pose is None or not all(math.isfinite(c) for c in position):
-        return 0.0, 0.0
-    (lx, ly, lz), heading = pose
-    dx, dy, dz = position[0] - lx, position[1] - ly, position[2] - lz
-    distance = math.sqrt(dx * dx + dy * dy + dz * dz)
-    return volume * inverse_distance(distance, min_m, max_m), bearing_pan(dx, dz, heading)
 
 
 def finite_position(position: Any) -> tuple[float, float, float] | None:
@@ -89,24 +146,144 @@ def finite_position(position: Any) -> tuple[float, float, float] | None:
     return (x, y, z) if math.isfinite(x + y + z) else None
 
 
+def spatial_of(emitter: Emitter) -> Spatial:
+    """An ``Emitter``'s laws."""
+    return Spatial(emitter.volume,
+                   DistanceModel(emitter.rolloff, emitter.min_distance_m, emitter.max_distance_m,
+                                 emitter.rolloff_factor, emitter.curve),
+                   emitter.occlusion, emitter.doppler, emitter.heading_rad,
+                   (emitter.cone_inner_deg, emitter.cone_outer_deg, emitter.cone_outer_gain))
+
+
 class EmitterService:
-    """Starts, moves and stops emitter voices on the ``modern`` bank (``ctx.emitters``)."""
+    """Starts, moves and stops emitter voices on the ``modern`` bank (``ctx.emitters``).
+
+    Attributes:
+        speed_of_sound_mps, doppler_factor: from ``Settings`` (doppler factor 0:
+            no doppler at all).
+    """
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.one_shots: list[OneShot] = []
         self.by_entity: dict[int, Handle] = {}
         self._bad_positions: set[int] = set()
+        self._tracks: dict[int, _Track] = {}
+        self._seen: set[int] = set()
+        self._no_walls_logged = False
+        self._shots_fired = 0
+        self.speed_of_sound_mps = float(ctx.settings.speed_of_sound_mps)
+        self.doppler_factor = float(ctx.settings.doppler_factor)
         ctx.emitters = self
 
     @property
     def bank(self) -> ChannelBank:
         return self.ctx.channels[BANK]
 
+    # -- the laws ----------------------------------------------------------------
+
+    def _walls(self) -> OcclusionForEmitters | None:
+        """The occlusion feature, or None (logged once) when it is not installed."""
+        if self.ctx.has("occlusion"):
+            occlusion: OcclusionForEmitters = self.ctx.occlusion
+            return occlusion
+        if not self._no_walls_logged:
+            self._no_walls_logged = True
+            self.ctx.events.emit("emitters", "no_occlusion",
+                                 reason="occlusion=True needs the 'occlusion' feature: "
+                                        "heard without walls")
+        return None
+
+    def hear(self, key: int, place: Vec3, source: Spatial, velocity: Vec3,
+             ears: Ears | None) -> Heard:
+        """The gain, pan, doppler factor and cutoff of a source at ``place`` (finite).
+
+        ``key`` names the source in the walls' cache (an entity; a one-shot's
+        negative key).
+        """
+        if ears is None:
+            return _SILENT
+        lx, ly, lz = ears.xyz
+        dx, dy, dz = place[0] - lx, place[1] - ly, place[2] - lz
+        distance = math.sqrt(dx * dx + dy * dy + dz * dz)
+        gain = source.volume * distance_gain(distance, source.model)
+        inner, outer, outer_gain = source.cone
+        if inner < 360.0:
+            gain *= cone_gain(facing_angle(source.heading_rad, -dx, -dy, -dz), inner, outer,
+                              outer_gain)
+        heard = Heard(gain, bearing_pan(dx, dz, ears.heading_rad))
+        if source.occlusion:
+            walls = self._walls()
+            if walls is not None:
+                count, loss_db = walls.hear_through(key, place, ears.xyz)
+                if count:
+                    heard.gain = gain * transmission_gain(loss_db)
+                    heard.lowpass_hz = wall_cutoff_hz(count)
+        if source.doppler and self.doppler_factor != 0.0:
+            heard.doppler = doppler_pitch(place, velocity, ears.xyz, ears.velocity,
+                                          self.speed_of_sound_mps, self.doppler_factor)
+        return heard
+
+    def velocity_of(self, entity: int, xyz: Vec3) -> Vec3:
+        """The entity's ``Velocity``, else its move since the last tick over that time.
+
+        A move at the speed of sound or faster is a teleport: velocity 0. The first
+        tick an entity is seen, 0.
+        """
+        found = esper.try_component(entity, Velocity)
+        if found is not None:
+            v = found.as_tuple()
+            return v if math.isfinite(v[0] + v[1] + v[2]) else _STILL
+        tick = self.ctx.clock.tick
+        track = self._tracks.get(entity)
+        if track is None:
+            self._tracks[entity] = _Track(xyz, tick, _STILL)
+            return _STILL
+        if track.tick == tick:
+            return track.velocity
+        rate = self.ctx.clock.tick_hz / (tick - track.tick)
+        v = ((xyz[0] - track.xyz[0]) * rate, (xyz[1] - track.xyz[1]) * rate,
+             (xyz[2] - track.xyz[2]) * rate)
+        if not v[0] * v[0] + v[1] * v[1] + v[2] * v[2] < self.speed_of_sound_mps ** 2:
+            v = _STILL  # a teleport (or a NaN)
+        track.xyz, track.tick, track.velocity = xyz, tick, v
+        return v
+
+    def ears(self) -> Ears | None:
+        """This tick's listener (None: no usable one)."""
+        found = usable()
+        if found is None:
+            return None
+        xyz = found.xyz
+        velocity = self.velocity_of(found.entity, xyz) if self.doppler_factor else _STILL
+        return Ears(xyz, found.heading_rad, velocity)
+
+    def _steer(self, handle: Handle, heard: Heard, pitch: float) -> None:
+        bank = self.bank
+        bank.set_volume(handle, heard.gain)
+        bank.set_pan(handle, heard.pan)
+        bank.set_pitch(handle, pitch * heard.doppler)
+        bank.set_lowpass(handle, heard.lowpass_hz)
+
+    def _forget(self, key: int) -> None:
+        """A source is gone: drop its track and its walls' cache."""
+        self._tracks.pop(key, None)
+        if self.ctx.has("occlusion"):
+            self.ctx.occlusion.forget(key)
+
+    # -- one-shots ---------------------------------------------------------------
+
     def play_at(self, sound: str, position: tuple[float, float, float], volume: float = 1.0,
                 *, min_distance_m: float = 1.0, max_distance_m: float = 50.0,
-                pitch: float = 1.0) -> Handle | None:
+                pitch: float = 1.0, rolloff: str = "inverse", rolloff_factor: float = 1.0,
+                curve: Any = (), occlusion: bool = False,
+                velocity: tuple[float, float, float] | None = None) -> Handle | None:
         """Play ``sound`` once at ``position``; its handle, or None when it cannot start.
+
+        The distance model (``rolloff``, ``rolloff_factor``, ``curve``) and
+        ``occlusion`` are as ``Emitter``'s. A one-shot stays where it was fired;
+        given a ``velocity`` (m/s) it is heard with that doppler shift (the listener's
+        own motion counts either way).
 
         None also for a position that is not three finite numbers (logged as an
         ``emitters``/``bad_value`` event: a NaN from physics must not stop the
@@ -115,42 +292,57 @@ class EmitterService:
         """
         check_sound_name(sound, "play_at")
         check_distances(min_distance_m, max_distance_m, "play_at")
+        points = check_spatial(rolloff, rolloff_factor, curve, (360.0, 360.0, 0.0), "play_at")
         place = finite_position(position)
         if place is None:
             self.ctx.events.emit("emitters", "bad_value", sound=sound,
                                  reason=f"play_at: position {position!r} is not finite: not played")
             return None
-        position = place
-        pose = listener_pose(self.ctx)
-        gain, pan = spatialise(volume, position, min_distance_m, max_distance_m, pose)
-        handle = self.bank.acquire(sound=sound)
-        if handle is None or not self.bank.play(handle, sound, volume=gain, pan=pan,
-                                                pitch=pitch, position=position):
+        moving = finite_position(velocity) if velocity is not None else None
+        spatial = Spatial(float(volume), DistanceModel(rolloff, min_distance_m, max_distance_m,
+                                                       rolloff_factor, points),
+                          bool(occlusion), True)
+        bank = self.bank
+        handle = bank.acquire(sound=sound)
+        if handle is None:
             return None
-        self.one_shots.append(OneShot(handle, position, float(volume), min_distance_m,
-                                      max_distance_m))
+        self._shots_fired += 1
+        key = -self._shots_fired  # entities are 1 and up
+        heard = self.hear(key, place, spatial, moving or _STILL, self.ears())
+        if not bank.play(handle, sound, volume=heard.gain, pan=heard.pan,
+                         pitch=pitch * heard.doppler, position=place):
+            self._forget(key)
+            return None
+        bank.set_lowpass(handle, heard.lowpass_hz)
+        self.one_shots.append(OneShot(handle, key, place, spatial, float(pitch),
+                                      moving or _STILL))
         return handle
+
+    # -- every tick --------------------------------------------------------------
 
     def update(self) -> None:
         """One tick: start, steer and stop every emitter and one-shot."""
-        pose = listener_pose(self.ctx)
+        ears = self.ears()
         bank = self.bank
         seen: set[int] = set()
         for ent, (emitter, pos) in esper.get_components(Emitter, Position):
             seen.add(ent)
             self._check_position(ent, emitter, pos)
-            self._update_emitter(ent, emitter, pos.as_tuple(), pose)
+            self._update_emitter(ent, emitter, pos.as_tuple(), ears)
         self._bad_positions &= seen
         for ent in [e for e in self.by_entity if e not in seen]:
             bank.stop(self.by_entity.pop(ent), reason="entity gone")
+        if len(seen) != len(self._seen) or not seen >= self._seen:
+            for ent in self._seen - seen:
+                self._forget(ent)
+        self._seen = seen
         alive = []
         for shot in self.one_shots:
             if not bank.is_playing(shot.handle):
+                self._forget(shot.key)
                 continue
-            gain, pan = spatialise(shot.volume, shot.position, shot.min_distance_m,
-                                   shot.max_distance_m, pose)
-            bank.set_volume(shot.handle, gain)
-            bank.set_pan(shot.handle, pan)
+            self._steer(shot.handle, self.hear(shot.key, shot.position, shot.spatial,
+                                               shot.velocity, ears), shot.pitch)
             alive.append(shot)
         self.one_shots = alive
 
@@ -163,8 +355,8 @@ class EmitterService:
             self.ctx.events.emit("emitters", "bad_value", sound=emitter.sound, entity=ent,
                                  reason="non-finite Position: silenced until it is finite")
 
-    def _update_emitter(self, ent: int, emitter: Emitter, position: tuple[float, float, float],
-                        pose: tuple[tuple[float, float, float], float] | None) -> None:
+    def _update_emitter(self, ent: int, emitter: Emitter, position: Vec3,
+                        ears: Ears | None) -> None:
         bank = self.bank
         if not emitter.enabled:
             if emitter.handle is not None:
@@ -173,16 +365,18 @@ class EmitterService:
                 self.by_entity.pop(ent, None)
             emitter.finished = False
             return
-        gain, pan = spatialise(emitter.volume, position, emitter.min_distance_m,
-                               emitter.max_distance_m, pose)
+        if not math.isfinite(position[0] + position[1] + position[2]):
+            heard = _SILENT
+        else:
+            velocity = (self.velocity_of(ent, position)
+                        if emitter.doppler and self.doppler_factor else _STILL)
+            heard = self.hear(ent, position, spatial_of(emitter), velocity, ears)
         channel = bank.get(emitter.handle)
         if channel is not None and channel.playing and channel.sound != emitter.sound:
             bank.stop(emitter.handle, reason="sound changed")  # restarted below
             emitter.handle, emitter.finished = None, False
         elif channel is not None and channel.playing:
-            bank.set_volume(emitter.handle, gain)
-            bank.set_pan(emitter.handle, pan)
-            bank.set_pitch(emitter.handle, emitter.pitch)
+            self._steer(emitter.handle, heard, emitter.pitch)
             bank.set_position(emitter.handle, position)
             return
         if emitter.handle is not None and not emitter.loop:
@@ -191,9 +385,10 @@ class EmitterService:
         if emitter.finished:
             return
         handle = bank.acquire(owner=ent, sound=emitter.sound)
-        if handle is not None and bank.play(handle, emitter.sound, volume=gain, pan=pan,
-                                            pitch=emitter.pitch, loop=emitter.loop,
-                                            position=position):
+        if handle is not None and bank.play(handle, emitter.sound, volume=heard.gain,
+                                            pan=heard.pan, pitch=emitter.pitch * heard.doppler,
+                                            loop=emitter.loop, position=position):
+            bank.set_lowpass(handle, heard.lowpass_hz)
             emitter.handle = handle
             self.by_entity[ent] = handle
 

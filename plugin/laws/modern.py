@@ -1,7 +1,8 @@
-"""The ``modern`` profile: float gains, equal-power pan, inverse-distance attenuation.
+"""The ``modern`` profile: float gains, equal-power pan, and the spatial laws.
 
 No quantisation and no retail quirks; the mixer ramps its gains across a block
-so volume and pan changes never click.
+so volume and pan changes never click. The spatial laws of a generic emitter
+live in ``soundscape.laws.spatial`` (distance models, cones, doppler, walls).
 
 >>> l, r = equal_power(1.0, 0.0)
 >>> round(l, 4), round(r, 4)
@@ -27,21 +28,6 @@ def equal_power(gain: float, pan: float) -> tuple[float, float]:
     g = max(gain, 0.0)
     left, right = g * math.cos(theta), g * math.sin(theta)
     return (0.0 if abs(left) < 1e-12 else left), (0.0 if abs(right) < 1e-12 else right)
-
-
-def inverse_distance(distance_m: float, min_distance_m: float, max_distance_m: float) -> float:
-    """Inverse-distance-clamped attenuation: 1 inside ``min``, ``min/d`` out to ``max``, 0 beyond.
-
-    >>> inverse_distance(1.0, 2.0, 50.0), inverse_distance(8.0, 2.0, 50.0)
-    (1.0, 0.25)
-    >>> inverse_distance(60.0, 2.0, 50.0)
-    0.0
-    """
-    if not math.isfinite(distance_m) or distance_m > max_distance_m:
-        return 0.0
-    if distance_m <= min_distance_m:
-        return 1.0
-    return min_distance_m / distance_m
 
 
 def bearing_pan(dx_m: float, dz_m: float, heading_rad: float) -> float:

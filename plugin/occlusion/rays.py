@@ -22,8 +22,8 @@ try:  # pymunk's own cffi binding (pymunk >= 6)
 except ImportError:  # pragma: no cover - falls back to Space.segment_query
     _ffi = _lib = None
 
-WallInfo = tuple[int, int, float, float]
-"""What a ray needs of a wall: flags, object id, normal x, normal z."""
+WallInfo = tuple[int, int, float, float, float]
+"""What a ray needs of a wall: flags, object id, normal x, normal z, transmission dB."""
 
 RawHit = tuple[float, WallInfo]
 """``(alpha, wall info)``: alpha 0 at the ray's start, 1 at its end."""
@@ -37,9 +37,9 @@ class RayCaster:
         >>> shape = pymunk.Segment(space.static_body, (2.0, -1.0), (2.0, 1.0), 0.0)
         >>> space.add(shape)
         >>> rays = RayCaster(space, pymunk.ShapeFilter())
-        >>> rays.register(shape, (0, -1, 1.0, 0.0))
+        >>> rays.register(shape, (0, -1, 1.0, 0.0, -9.0))
         >>> rays.cast((0.0, 0.0), (4.0, 0.0))
-        [(0.5, (0, -1, 1.0, 0.0))]
+        [(0.5, (0, -1, 1.0, 0.0, -9.0))]
     """
 
     def __init__(self, space: pymunk.Space, shape_filter: pymunk.ShapeFilter) -> None:

@@ -3,7 +3,12 @@
 The service answers "how loud is a sound at this place, through the walls?"
 uncached (``query``, for impulses and flybys) and, once a tick, for every placed
 record with the seed's 12-tick cache (``update_records``, run by the OCCLUSION
-phase). It keeps the last ray of every record for drawing (``last_rays``).
+phase). Generic emitters (``Emitter(occlusion=True)``, ``play_at(occlusion=True)``)
+ask ``hear_through``: the same pymunk rays (``WallSpace``), the same 12-tick
+staggered cache rule (``rules.cache_due``) and the same ray store, but the modern
+law (the walls' summed ``transmission_db``, ``WallSpace.crossings``) instead of
+Oni's count. It keeps the last ray of every record and emitter for drawing
+(``last_rays``).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from soundscape.laws.oni import (
 )
 from soundscape.listener import usable
 from soundscape.occlusion.flybys import FlybyTable
-from soundscape.occlusion.rules import CACHE_TICKS, OcclusionResult, count_walls
+from soundscape.occlusion.rules import CACHE_TICKS, OcclusionResult, cache_due, count_walls
 from soundscape.occlusion.space import WallSpace
 
 if TYPE_CHECKING:
@@ -50,6 +55,15 @@ class RayTrace:
     volume: float
     in_hearing: bool
     tick: int
+
+
+@dataclass(slots=True)
+class Heard:
+    """A generic emitter's cached walls: when counted, how many, their summed loss (dB)."""
+
+    cache_tick: int
+    walls: int
+    transmission_db: float
 
 
 def _finite3(v: Vec3) -> bool:
@@ -80,6 +94,9 @@ class OcclusionService:
         self.recent_queries: deque[RayTrace] = deque(maxlen=64)
         self._bad_places: set[int] = set()
         self._no_listener_logged = False
+        self.heard: dict[int, Heard] = {}
+        """Generic emitters' cached walls by key (``hear_through``)."""
+        self._walls_tick = -1
         self.flybys = FlybyTable(self)
 
     # -- the listener ---------------------------------------------------------------
@@ -114,8 +131,31 @@ class OcclusionService:
         A wall with NaN end points or no length is skipped (its old segment goes) and
         logged once as a ``wall_rejected`` event until it changes again.
         """
+        self._walls_tick = self.ctx.clock.tick
         for entity, reason in self.walls.sync(esper.get_component(Wall)):
             self.ctx.events.emit(SOURCE, "wall_rejected", entity=entity, error=reason)
+
+    # -- generic emitters (the modern law) --------------------------------------------
+
+    def hear_through(self, key: int, place: Vec3, listener: Vec3) -> tuple[int, float]:
+        """(walls, summed ``transmission_db``) between a generic emitter and the listener.
+
+        Counted through the same rays as Oni's records, and cached by the same rule:
+        a count holds until ``rules.cache_due`` (12 ticks, staggered by ``key % 12``);
+        a new key counts at once. ``key`` is the emitter's entity (a ``play_at``
+        one-shot: -1 - its voice id). The walls are mirrored first when this tick's
+        OCCLUSION phase has not run yet (emitters update in OBJECT_UPDATE).
+        """
+        tick = self.ctx.clock.tick
+        cached = self.heard.get(key)
+        if cached is not None and not cache_due(tick, cached.cache_tick, key):
+            return cached.walls, cached.transmission_db
+        if self._walls_tick != tick:
+            self.sync_walls()
+        walls, loss = self.walls.crossings(place, listener)
+        self.heard[key] = Heard(tick, walls, loss)
+        self.last_rays[key] = RayTrace(place, listener, walls, 10.0 ** (loss / 20.0), True, tick)
+        return walls, loss
 
     # -- counting -------------------------------------------------------------------
 
@@ -192,8 +232,8 @@ class OcclusionService:
         lx, ly, lz = listener
         u2 = self.units_per_m * self.units_per_m
         records = esper.get_components(Position, Occluded)
-        if len(self.last_rays) > len(records):
-            live = {entity for entity, _ in records}
+        if len(self.last_rays) > len(records) + len(self.heard):
+            live = {entity for entity, _ in records} | self.heard.keys()
             self.last_rays = {e: r for e, r in self.last_rays.items() if e in live}
         bad = self._bad_places
         due: list[tuple[int, Vec3, Occluded]] = []
@@ -245,6 +285,7 @@ class OcclusionService:
             )
 
     def forget(self, entity: int) -> None:
-        """Drop what the service keeps for a deleted record (its last ray)."""
+        """Drop what the service keeps for a deleted record or emitter (its last ray)."""
         self.last_rays.pop(entity, None)
+        self.heard.pop(entity, None)
         self._bad_places.discard(entity)

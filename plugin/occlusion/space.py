@@ -21,7 +21,7 @@ import pymunk
 from soundscape.components.occlusion import WALL_SKIPPED_FLAGS, Wall
 from soundscape.errors import InputError
 from soundscape.occlusion.rays import RayCaster
-from soundscape.occlusion.rules import WallHit
+from soundscape.occlusion.rules import NEAR_PLACE_SQ, WallHit
 
 _SKIPPED_CATEGORY = 0b10
 """Walls with skipped flags sit in their own pymunk category the rays mask out."""
@@ -35,7 +35,7 @@ _alpha = itemgetter(0)
 MIN_WALL_LENGTH_M = 1e-6
 """A wall shorter than this has no direction and no normal: it is refused."""
 
-WallKey = tuple[float, float, float, float, int, int, float, float]
+WallKey = tuple[float, float, float, float, int, int, float, float, float]
 
 
 def wall_key(wall: Wall) -> WallKey:
@@ -49,21 +49,25 @@ def wall_key(wall: Wall) -> WallKey:
         wall.object_id,
         wall.normal_x,
         wall.normal_z,
+        wall.transmission_db,
     )
 
 
 def check_wall(key: WallKey) -> tuple[float, float]:
     """The wall's facing normal, or ``InputError`` for a wall that cannot be a segment.
 
-    NaN or infinite end points and zero-length walls are refused. A zero normal
-    means the right-hand side of a->b seen from above.
+    NaN or infinite end points (or transmission) and zero-length walls are refused.
+    A zero normal means the right-hand side of a->b seen from above.
 
-    >>> check_wall((0.0, 0.0, 0.0, 2.0, 0, -1, 0.0, 0.0))
+    >>> check_wall((0.0, 0.0, 0.0, 2.0, 0, -1, 0.0, 0.0, -9.0))
     (2.0, -0.0)
     """
-    ax, az, bx, bz, _flags, _obj, nx, nz = key
+    ax, az, bx, bz, _flags, _obj, nx, nz, transmission_db = key
     if not all(math.isfinite(v) for v in (ax, az, bx, bz, nx, nz)):
-        raise InputError(f"Wall: end points and normal must be finite, got {key[:4]} n={key[6:]}")
+        raise InputError(f"Wall: end points and normal must be finite, got {key[:4]} "
+                         f"n={key[6:8]}")
+    if not math.isfinite(transmission_db):
+        raise InputError(f"Wall: transmission_db {transmission_db!r} must be finite")
     if math.hypot(bx - ax, bz - az) < MIN_WALL_LENGTH_M:
         raise InputError(f"Wall: zero-length wall from ({ax}, {az}) to ({bx}, {bz})")
     if nx == 0.0 and nz == 0.0:
@@ -122,7 +126,7 @@ class WallSpace:
                 self.space.remove(mirrored.shape)
             self._walls[entity] = _Mirrored(key, None)
             raise
-        ax, az, bx, bz, flags, object_id, _nx, _nz = key
+        ax, az, bx, bz, flags, object_id, _nx, _nz, transmission_db = key
         if mirrored is not None and mirrored.shape is not None:
             shape = mirrored.shape
             shape.unsafe_set_endpoints((ax, az), (bx, bz))
@@ -132,7 +136,9 @@ class WallSpace:
             self.space.add(shape)
             moved = False
         shape.filter = _SKIPPED_FILTER if flags & WALL_SKIPPED_FLAGS else _RAY_FILTER
-        self.rays.register(shape, (flags, object_id, normal[0], normal[1]))
+        # a wall cannot amplify: a positive transmission counts as 0 dB
+        self.rays.register(shape, (flags, object_id, normal[0], normal[1],
+                                   min(transmission_db, 0.0)))
         self._walls[entity] = _Mirrored(key, shape)
         if moved and reindex:
             self.space.reindex_static()
@@ -162,7 +168,7 @@ class WallSpace:
             seen.add(entity)
             key = (  # wall_key(), inlined: every wall is compared every tick
                 wall.ax_m, wall.az_m, wall.bx_m, wall.bz_m,
-                wall.flags, wall.object_id, wall.normal_x, wall.normal_z,
+                wall.flags, wall.object_id, wall.normal_x, wall.normal_z, wall.transmission_db,
             )
             mirrored = table.get(entity)
             if mirrored is not None and mirrored.key == key:
@@ -205,5 +211,36 @@ class WallSpace:
             raw.sort(key=_alpha)
         return [
             (alpha * length, flags, object_id, nx * dx + nz * dz)
-            for alpha, (flags, object_id, nx, nz) in raw
+            for alpha, (flags, object_id, nx, nz, _db) in raw
         ]
+
+    def crossings(
+        self, place: tuple[float, float, float], listener: tuple[float, float, float]
+    ) -> tuple[int, float]:
+        """(walls, summed transmission dB) from ``place`` to ``listener``: the modern law.
+
+        The same ray as ``hit_tuples`` (one query path); every wall on it counts
+        but those within 0.1 m of the place (``rules.NEAR_PLACE_SQ``: a sound
+        hung on a wall is not behind it). Skipped quads never appear.
+
+        >>> space = WallSpace()
+        >>> space.set_wall(1, Wall(0.0, -5.0, 0.0, 5.0, transmission_db=-6.0))
+        True
+        >>> space.crossings((-2.0, 0.0, 0.0), (3.0, 0.0, 0.0))
+        (1, -6.0)
+        """
+        px, _py, pz = place
+        lx, _ly, lz = listener
+        dx, dz = lx - px, lz - pz
+        self.rays_cast += 1
+        length_sq = dx * dx + dz * dz
+        if length_sq <= 1e-18:
+            return 0, 0.0
+        raw = self.rays.cast((px, pz), (lx, lz))
+        near = NEAR_PLACE_SQ / length_sq  # alpha^2 below this: within 0.1 m
+        walls, loss = 0, 0.0
+        for alpha, info in raw:
+            if alpha * alpha >= near:
+                walls += 1
+                loss += info[4]
+        return walls, loss

@@ -21,7 +21,10 @@ from soundscape.components.channel import ChannelKind
 from soundscape.components.emitter import Emitter
 from soundscape.components.spatial import Listener, Position
 
-GOLDEN_SHA256 = "f32a8c80a432332982f82206f1587eb7d4742f6732b13be2a5b4d68afeaffad6"
+GOLDEN_SHA256 = "3c676c48499fe2a28b87f3e9fa198361dd45a10f94e3efb92aefe8de8be8fa61"
+# Re-pinned for doppler (issue 17): the moving hum (2 m/s, its velocity derived from its
+# Position) is now pitched by the doppler shift. With Settings(doppler_factor=0) the scene
+# renders the previous hash, f32a8c80a432332982f82206f1587eb7d4742f6732b13be2a5b4d68afeaffad6.
 # The same scene with the modern emitter silent (hum_volume=0): the retail voices alone
 # (ac, oni, the Redguard Miles path). Pinned before the modern profile began converting
 # sounds to the output rate at load (issue 15): only the modern voice's bytes changed.

@@ -9,7 +9,8 @@ import pytest
 from soundscape.audio.profiles import apply_law, redguard_gains
 from soundscape.components.channel import Channel
 from soundscape.laws.directsound import ac_gains, mb_to_gain, oni_gains, side_gains
-from soundscape.laws.modern import bearing_pan, equal_power, inverse_distance
+from soundscape.laws.modern import bearing_pan, equal_power
+from soundscape.laws.spatial import DistanceModel, distance_gain
 
 
 def test_ac_minus_10_db_is_0_316():
@@ -78,11 +79,13 @@ def test_equal_power_pan():
 
 
 def test_inverse_distance_clamped():
-    assert inverse_distance(0.5, 2.0, 40.0) == 1.0
-    assert inverse_distance(10.0, 2.0, 40.0) == pytest.approx(0.2)
-    assert inverse_distance(40.0, 2.0, 40.0) == pytest.approx(0.05)
-    assert inverse_distance(40.01, 2.0, 40.0) == 0.0
-    assert inverse_distance(float("nan"), 2.0, 40.0) == 0.0
+    """OpenAL's AL_INVERSE_DISTANCE_CLAMPED: held (not cut) past the max distance (issue 17)."""
+    model = DistanceModel("inverse", 2.0, 40.0)
+    assert distance_gain(0.5, model) == 1.0
+    assert distance_gain(10.0, model) == pytest.approx(0.2)
+    assert distance_gain(40.0, model) == pytest.approx(0.05)
+    assert distance_gain(400.0, model) == pytest.approx(0.05)
+    assert distance_gain(float("nan"), model) == 0.0
 
 
 def test_bearing_pan_compass():

@@ -21,7 +21,7 @@ def test_lean_cast_matches_segment_query() -> None:
             space.static_body, (x, z), (x + 6 * math.cos(angle), z + 6 * math.sin(angle)), 0.0
         )
         space.add(shape)
-        rays.register(shape, (i, -1, 0.0, 1.0))
+        rays.register(shape, (i, -1, 0.0, 1.0, -9.0))
     assert rays.fast
     total = 0
     for _ in range(300):
@@ -39,7 +39,7 @@ def test_forgotten_shape_is_not_reported_once_removed() -> None:
     rays = RayCaster(space, pymunk.ShapeFilter())
     shape = pymunk.Segment(space.static_body, (1.0, -1.0), (1.0, 1.0), 0.0)
     space.add(shape)
-    rays.register(shape, (0, -1, 1.0, 0.0))
+    rays.register(shape, (0, -1, 1.0, 0.0, -9.0))
     assert len(rays.cast((0.0, 0.0), (2.0, 0.0))) == 1
     rays.forget(shape)
     space.remove(shape)
