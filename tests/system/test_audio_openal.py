@@ -19,6 +19,7 @@ import textwrap
 import esper
 import numpy as np
 import pytest
+import rt_capture
 
 from soundscape import Settings, SoundscapePlugin
 from soundscape.audio.wav import read_wav
@@ -78,9 +79,7 @@ def lag_of(captured: np.ndarray, reference: np.ndarray) -> int:
 def test_openal_capture_matches_offline_render(tmp_path):
     capture = tmp_path / "capture.wav"
     conf = tmp_path / "alsoft.conf"
-    conf.write_text(
-        "[general]\ndrivers = wave\nfrequency = 48000\nchannels = stereo\n"
-        f"sample-type = float32\n[wave]\nfile = {capture}\n")
+    conf.write_text(rt_capture.alsoft_conf(capture))
     env = dict(os.environ, ALSOFT_CONF=str(conf))
     done = subprocess.run([sys.executable, "-c", PLAYER, SCENE], env=env, cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)

@@ -136,3 +136,84 @@ def frame(ctx, rt, n):
     assert len(rendered) > 30 and rendered[0] == rendered[-1]  # nothing renders while lost
     assert frames[-1][4] > rendered[-1]  # and the voices go on once a device is back
     assert np.abs(cap.samples).max() > 0.1  # the reopened device played the hum
+
+
+def placed(window: np.ndarray, sound: np.ndarray) -> tuple[int, float, float]:
+    """Where ``sound`` sits in ``window`` (cross-correlation), its correlation and level."""
+    n = 1 << int(np.ceil(np.log2(window.size + sound.size)))
+    corr = np.fft.irfft(np.fft.rfft(window, n) * np.conj(np.fft.rfft(sound, n)), n)
+    at = int(np.argmax(corr[: window.size - sound.size + 1]))
+    got = window[at : at + sound.size]
+    r = float(np.corrcoef(got, sound)[0, 1])
+    level = float(np.sqrt(np.mean(got**2) / np.mean(sound**2)))
+    return at, r, level
+
+
+LONG_PULLS = """
+    import pyglet.media
+    pyglet.media.get_audio_driver().worker._nap_time = 0.05
+    out = rt.backend.output
+    out.floor_frames = out.length_frames = 4800
+"""
+"""pyglet's worker every 50 ms and 100 ms queued: pulls of ~2,400 frames (what pyglet
+did before), so a 20 ms one-shot starts and ends between two pulls."""
+
+
+@pytest.mark.parametrize(("setup", "every"), [("", 10), (LONG_PULLS, 16)],
+                         ids=["40ms-queue", "2400-frame-pulls"])
+def test_short_one_shots_are_each_heard_once_and_whole(tmp_path, setup, every):
+    # 20 one-shots of 20 ms and 20 of 60 ms, one every `every` frames, each started
+    # before the frame's esper.process: every one must be in the capture, whole,
+    # undistorted, once, with silence around it (no replay, nothing cut).
+    scene = f'''
+from soundscape import synth
+
+def prepare():
+    return {{ms: synth.tone(1000 + 10 * ms, ms / 1000, rate_hz=48000, fade_s=0.002)
+            for ms in (20, 60)}}
+
+def start(ctx, rt):
+{setup}
+    for ms, samples in rt.prepared.items():
+        ctx.sounds.add(f"shot{{ms}}", samples, 48000)
+    rt.result["calls"] = []
+    rt.result["pulls"] = pulls = []
+    source = rt.backend.source
+    pull = source.get_audio_data
+    def counted(num_bytes, compensation_time=0.0):
+        pulls.append(num_bytes // 8)
+        return pull(num_bytes, compensation_time)
+    source.get_audio_data = counted
+
+def frame(ctx, rt, n):
+    if n >= 30 and n % {every} == 0 and len(rt.result["calls"]) < 40:
+        ms = (20, 60)[len(rt.result["calls"]) % 2]
+        bank = ctx.channels["modern"]
+        rt.result["calls"].append((ms, rt.clock_frames()))
+        bank.play(bank.acquire(), f"shot{{ms}}", volume=1.0)
+'''
+    from soundscape import synth
+
+    cap = rt_capture.capture(tmp_path, scene, seconds=(40 * every + 50) / 60)
+    calls = cap.result["calls"]
+    assert len(calls) == 40
+    if setup:
+        assert np.median(cap.result["pulls"]) >= 2 * 960  # longer than the 20 ms shot
+    left = cap.samples[:, 0].astype(np.float64)
+    sounds = {ms: synth.tone(1000 + 10 * ms, ms / 1000, rate_hz=48000, fade_s=0.002
+                             ).astype(np.float64) * np.sqrt(0.5) for ms in (20, 60)}  # equal power
+    # each call's window starts where the first shot was heard, less 50 ms (the latency
+    # is the queue: ~40 ms, or ~200 ms with the long pulls)
+    first = placed(left[calls[0][1] : calls[0][1] + 19_200], sounds[20])[0]
+    shift = max(0, first - 2_400)
+    heard = {20: 0, 60: 0}
+    for i, (ms, clock) in enumerate(calls):
+        sound = sounds[ms]
+        stop = calls[i + 1][1] if i + 1 < len(calls) else left.size - shift
+        window = left[clock + shift : stop + shift]
+        at, r, level = placed(window, sound)
+        rest = np.concatenate((window[:at], window[at + sound.size :]))
+        if r > 0.99 and 0.9 < level < 1.1 and np.abs(rest).max() < 0.01:
+            heard[ms] += 1
+
+    assert heard == {20: 20, 60: 20}
