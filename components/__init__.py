@@ -13,8 +13,9 @@ from soundscape.components.redguard import (
     RgObject,
     RgRope,
 )
+from soundscape.components.rooms import ReverbZone
 from soundscape.components.spatial import Listener, Position, Velocity
 
 __all__ = ["Emitter", "Flyby", "Listener", "Occluded", "OniCamera", "OniPlayer", "PlacedAmbient",
-           "Position", "RgAnimation", "RgAttachment", "RgCombat", "RgLink", "RgObject", "RgRope",
-           "Velocity", "Wall"]
+           "Position", "ReverbZone", "RgAnimation", "RgAttachment", "RgCombat", "RgLink",
+           "RgObject", "RgRope", "Velocity", "Wall"]

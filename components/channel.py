@@ -109,6 +109,12 @@ class Channel:
     from an ``on_end`` callback does)."""
     audible: bool = True
     """False for a virtual voice outside its bank's loudest ``real_voices``."""
+    send: tuple[int, float] | None = None
+    """(reverb zone id, linear send level) of the zone the voice sounds in, or None
+    (set each tick by the ``rooms`` feature; the level excludes the voice's gain)."""
+    ear_rad: float | None = None
+    """Headphone output: the source's azimuth from the listener's heading (clockwise,
+    radians) for the head model; None renders through the side gains (``rooms``)."""
     voice_id: int = 0
     """The voice command stream's id of the current start (``soundscape.audio.commands``;
     never reused within a plugin); 0 before the first start."""

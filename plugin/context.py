@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from soundscape.occlusion.service import OcclusionService
     from soundscape.oni.sound import OniSound
     from soundscape.redguard.runtime import RedguardRuntime
+    from soundscape.rooms.service import RoomsService
 
 SLOTS: dict[str, str] = {
     "sounds": "audio",
@@ -43,6 +44,7 @@ SLOTS: dict[str, str] = {
     "oni": "oni",
     "occlusion": "occlusion",
     "redguard": "redguard",
+    "rooms": "rooms",
 }
 """Each service slot and the feature (``Settings.features``) that fills it."""
 
@@ -67,6 +69,7 @@ class Context:
     _oni: OniSound | None = field(default=None, repr=False)
     _occlusion: OcclusionService | None = field(default=None, repr=False)
     _redguard: RedguardRuntime | None = field(default=None, repr=False)
+    _rooms: RoomsService | None = field(default=None, repr=False)
 
     @classmethod
     def create(cls, settings: Settings, world: str = "default") -> Context:
@@ -179,3 +182,14 @@ class Context:
     @redguard.setter
     def redguard(self, service: RedguardRuntime | None) -> None:
         self._redguard = service
+
+    @property
+    def rooms(self) -> RoomsService:
+        """Reverb zones and the headphone switch (feature ``rooms``)."""
+        if self._rooms is None:
+            raise self._off("rooms")
+        return self._rooms
+
+    @rooms.setter
+    def rooms(self, service: RoomsService | None) -> None:
+        self._rooms = service

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from soundscape.occlusion.service import OcclusionService
     from soundscape.oni.sound import OniSound
     from soundscape.redguard.runtime import RedguardRuntime
+    from soundscape.rooms.service import RoomsService
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +131,11 @@ class SoundscapePlugin:
     def redguard(self) -> RedguardRuntime:
         """The Redguard runtime: effects, script calls, tasks, dialogue (docs/redguard.md)."""
         return self.context.redguard
+
+    @property
+    def rooms(self) -> RoomsService:
+        """Reverb zones and the headphone switch (docs/audio.md, "Rooms and ears")."""
+        return self.context.rooms
 
     def install(self) -> SoundscapePlugin:
         """Create the runtime services and add every processor to the current world.

@@ -13,7 +13,7 @@ from soundscape.errors import DataError
 PROFILES = ("ac", "oni", "redguard", "modern")
 """The gain/pan/rate laws an emitter or channel bank can ask for (DESIGN.md)."""
 
-FEATURES = ("audio", "ac", "redguard", "occlusion", "oni")
+FEATURES = ("audio", "ac", "redguard", "occlusion", "oni", "rooms")
 """Every runtime the plugin can install; ``Settings.features`` picks a subset."""
 
 REDGUARD_TICK_S = 21 / 256
@@ -27,6 +27,9 @@ EVENT_LOG_KEEP = 10_000
 """The default ``Settings.event_log_keep``: the in-memory event log's latest records."""
 
 WHEN_INACTIVE = ("pause", "play")
+
+OUTPUTS = ("speakers", "headphones")
+"""How positional ``modern`` voices reach the ears (``Settings.output``)."""
 
 ONI_BUFFER_RATES = ("retail", "source")
 """How an Oni channel's buffer rate is chosen (``Settings.oni_buffer_rate``)."""
@@ -64,6 +67,10 @@ class Settings:
             resumes where it stopped when the plugin's world is current again) or
             ``"play"`` (the last mix goes on playing: for a game that processes
             several worlds every frame, or keeps a world's music over a menu).
+        output: ``"speakers"`` (the default: positional voices are panned between two
+            speakers) or ``"headphones"`` (the ``modern`` bank's positional mono voices
+            go through a head model: interaural delay, head shadow, a front/back cue;
+            feature ``rooms``, switchable at run time with ``plugin.rooms.output``).
         sample_rate_hz: the mixer's output rate.
         block_frames: the mixer's block size.
         event_log_path: stream the event log to this JSON-lines file (every record,
@@ -112,6 +119,7 @@ class Settings:
     sound_root: Path | None = None
     redguard_tick_s: float = REDGUARD_TICK_S
     when_world_inactive: str = "pause"
+    output: str = "speakers"
     oni_buffer_rate: str = "retail"
     speed_of_sound_mps: float = 343.0
     doppler_factor: float = 1.0
@@ -127,6 +135,8 @@ class Settings:
             raise ValueError(f"Settings.features: unknown feature(s) {unknown}; known: {FEATURES}")
         if self.backend not in BACKENDS:
             raise ValueError(f"Settings.backend: {self.backend!r} is not one of {BACKENDS}")
+        if self.output not in OUTPUTS:
+            raise ValueError(f"Settings.output: {self.output!r} is not one of {OUTPUTS}")
         if self.when_world_inactive not in WHEN_INACTIVE:
             raise ValueError(f"Settings.when_world_inactive: {self.when_world_inactive!r} "
                              f"is not one of {WHEN_INACTIVE}")

@@ -152,6 +152,11 @@ class Binaural:
         self._dsums = np.zeros((2, 2, self.block), dtype=np.float32)
         self._lp_in = np.zeros((2, self.block), dtype=np.float32)
 
+    @property
+    def voices(self) -> int:
+        """Voices laid out in the last block (0: only the filters' state is left)."""
+        return len(self._keys)
+
     def reset(self) -> None:
         """Forget every voice's history and the filters' state."""
         self._z[:] = 0.0

@@ -393,10 +393,17 @@ class ChannelBank:
         miles = None
         if self.profile == "redguard" and sound.bits:
             miles = miles_factors(channel.volume, channel.pan, sound.bits)
-        return VoiceParams(float(channel.gain_left), float(channel.gain_right),
-                           float(channel.step), bool(channel.loop),
+        left, right = float(channel.gain_left), float(channel.gain_right)
+        send = ear = None
+        if channel.send is not None or channel.ear_rad is not None:  # the rooms feature
+            mono = math.sqrt((left * left + right * right) / 2.0)
+            if channel.send is not None:
+                send = (channel.send[0], channel.send[1] * mono)
+            if channel.ear_rad is not None:
+                ear, left, right = (channel.ear_rad, mono), 0.0, 0.0
+        return VoiceParams(left, right, float(channel.step), bool(channel.loop),
                            channel.flags & PAUSED != 0, bool(channel.audible),
-                           self.profile == "modern", miles)
+                           self.profile == "modern", miles, send, ear)
 
     def commands(self, first_tick: int, out: list[Command]) -> None:
         """Append this bank's commands since the last publish to ``out`` (PUBLISH).

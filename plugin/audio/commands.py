@@ -46,6 +46,10 @@ class VoiceParams(NamedTuple):
     t_right)``: the Redguard contribution of a sample ``s`` (16-bit units) is
     ``floor(floor(s a / 128) t / 128)`` (16-bit PCM: ``a`` the coefficient, ``t`` 128).
     ``ramp``: gain changes ramp across one block (``modern``) instead of jumping.
+    ``send`` (zone id, linear level times the voice's gain) sends the voice to a reverb
+    zone's reverb; ``ear`` (azimuth from the listener's heading, clockwise, radians;
+    linear gain) renders it through the head in headphone output (its side gains are
+    then 0). Both are set by the ``rooms`` feature (``soundscape.audio.room_mix``).
     """
 
     gain_left: float
@@ -56,6 +60,8 @@ class VoiceParams(NamedTuple):
     audible: bool = True
     ramp: bool = False
     miles: tuple[int, int, int, int] | None = None
+    send: tuple[int, float] | None = None
+    ear: tuple[float, float] | None = None
 
 
 class Command(NamedTuple):

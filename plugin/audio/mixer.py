@@ -32,6 +32,7 @@ from soundscape.audio.mixer_rows import Rows
 from soundscape.audio.mixer_store import SampleStore, Segment
 from soundscape.audio.mixer_sum import gain_matrices, mix_miles, weigh_all
 from soundscape.audio.profiles import MAX_GAIN
+from soundscape.audio.room_mix import RoomMix
 from soundscape.audio.sounds import Sound
 from soundscape.errors import InputError
 from soundscape.seams import Backend
@@ -104,6 +105,8 @@ class Mixer:
         self.frames_rendered = 0
         self.backend: Backend | None = None
         """The output that pulls blocks (offline or pyglet), closed with the mixer."""
+        self.rooms: RoomMix | None = None
+        """Reverb zones and headphone ears (feature ``rooms``): adds to each block."""
 
     # -- game thread -----------------------------------------------------------
 
@@ -248,7 +251,7 @@ class Mixer:
             self._sync()
             self._layout()
         self._advance_silent(n)
-        if not self._voices:
+        if not self._voices and (self.rooms is None or not self.rooms.busy()):
             out[:] = 0.0
             self.frames_rendered += n
             return
@@ -274,6 +277,8 @@ class Mixer:
             acc[:] = 0.0
         if f < len(self._voices):
             self._mix_miles(acc, f, n)
+        if self.rooms is not None:
+            self.rooms.mix(self._voices, self._rows, n, acc)
         gain = 0.0 if self.muted else self._master_gain
         if gain != 1.0:
             acc *= np.float32(gain)

@@ -29,7 +29,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = {"soundscape": "plugin", "soundscape.components": "components",
            "soundscape.systems": "systems", "soundscape.demo_world": "demo_world"}
-FEATURES = ("audio", "ac", "oni", "occlusion", "redguard", "overlay")
+FEATURES = ("audio", "ac", "oni", "occlusion", "redguard", "overlay", "rooms")
 CORE_FOR_SYSTEMS = {"soundscape.phase", "soundscape.system", "soundscape.context"}
 
 
