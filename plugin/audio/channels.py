@@ -403,7 +403,8 @@ class ChannelBank:
                 ear, left, right = (channel.ear_rad, mono), 0.0, 0.0
         return VoiceParams(left, right, float(channel.step), bool(channel.loop),
                            channel.flags & PAUSED != 0, bool(channel.audible),
-                           self.profile == "modern", miles, send=send, ear=ear)
+                           self.profile == "modern", miles, send=send, ear=ear,
+                           lowpass_hz=float(channel.lowpass_hz))
 
     def commands(self, first_tick: int, out: list[Command]) -> None:
         """Append this bank's commands since the last publish to ``out`` (PUBLISH).

@@ -50,6 +50,8 @@ class VoiceParams(NamedTuple):
     zone's reverb; ``ear`` (azimuth from the listener's heading, clockwise, radians;
     linear gain) renders it through the head in headphone output (its side gains are
     then 0). Both are set by the ``rooms`` feature (``soundscape.audio.room_mix``).
+    ``lowpass_hz``: the voice's low-pass cutoff (0: none), run by the mixer's
+    per-voice stage (``mixer_dsp.VoiceDsp``; a change glides across one block).
     """
 
     gain_left: float
@@ -62,6 +64,7 @@ class VoiceParams(NamedTuple):
     miles: tuple[int, int, int, int] | None = None
     send: tuple[int, float] | None = None
     ear: tuple[float, float] | None = None
+    lowpass_hz: float = 0.0
 
 
 class Command(NamedTuple):

@@ -28,6 +28,7 @@ import numpy as np
 
 from soundscape.audio import commands as cmd
 from soundscape.audio.commands import Command, VoiceParams
+from soundscape.audio.mixer_dsp import VoiceDsp
 from soundscape.audio.mixer_rows import Rows
 from soundscape.audio.mixer_store import SampleStore, Segment
 from soundscape.audio.mixer_sum import gain_matrices, mix_miles, weigh_all
@@ -102,6 +103,8 @@ class Mixer:
         self._acc = np.zeros((5, self.block_frames), dtype=np.float32)
         self._ramps: dict[int, np.ndarray] = {}
         self._out = np.zeros((self.block_frames, 2), dtype=np.float32)
+        self.dsp = VoiceDsp(self.sample_rate_hz)
+        """The per-voice stage (low-pass cutoffs), between the rows and the sum."""
         self.frames_rendered = 0
         self.backend: Backend | None = None
         """The output that pulls blocks (offline or pyglet), closed with the mixer."""
@@ -168,6 +171,8 @@ class Mixer:
         live, commands = self._live, self.commands
         while commands:
             command = commands.popleft()
+            if command.params is not None and command.params.lowpass_hz > 0.0:
+                self.dsp.wake()
             if command.op == cmd.START:
                 self._start(command)
                 continue
@@ -257,6 +262,8 @@ class Mixer:
             return
         rows = self._rows
         edges = rows.fill(self.store.data, n)
+        if self.dsp.active:
+            self.dsp.process(rows.sl, rows.sr, rows.stereo, self._voices[:rows.n_float], n)
         self._mix(out, n)
         if rows.advance(n, edges) or self._has_dying:
             self._dirty = True  # a voice ended, or a cut voice has faded out
