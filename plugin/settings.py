@@ -98,6 +98,11 @@ class Settings:
             (343 m/s, air at 20 C; OpenAL's ``AL_SPEED_OF_SOUND``).
         doppler_factor: scales the velocities in the doppler shift (OpenAL's
             ``AL_DOPPLER_FACTOR``): 1 real, 0 none, more to exaggerate.
+        limiter: the master limiter on the mixer's output (default True: a soft-knee
+            peak limiter after the master gain, no latency, untouched below -4 dBFS;
+            ``soundscape.audio.limiter``). False: the output is exactly what the
+            laws make, peaks over full scale included (the retail runtimes had no
+            limiter: the golden hash and the Miles bit-exact tests run with it off).
         extra: the runtimes' own settings, one key each (``EXTRA_KEYS``); each
             feature reads its keys into a typed, validated config when it installs
             (``AcConfig``, ``OniConfig``, ``RgConfig``). An unknown key is refused.
@@ -123,6 +128,7 @@ class Settings:
     oni_buffer_rate: str = "retail"
     speed_of_sound_mps: float = 343.0
     doppler_factor: float = 1.0
+    limiter: bool = True
     extra: dict[str, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -143,6 +149,8 @@ class Settings:
         if self.oni_buffer_rate not in ONI_BUFFER_RATES:
             raise ValueError(f"Settings.oni_buffer_rate: {self.oni_buffer_rate!r} is not one "
                              f"of {ONI_BUFFER_RATES}")
+        if not isinstance(self.limiter, bool):
+            raise ValueError(f"Settings.limiter must be True or False, got {self.limiter!r}")
         if self.tick_hz <= 0:
             raise ValueError(f"Settings.tick_hz must be positive, got {self.tick_hz}")
         for name, low in (("speed_of_sound_mps", 1e-9), ("doppler_factor", 0.0)):

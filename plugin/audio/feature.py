@@ -19,6 +19,7 @@ import esper
 from soundscape.audio.backend_offline import OfflineBackend
 from soundscape.audio.channels import ensure_bank, sounds_in_use, stop_voices_of
 from soundscape.audio.emitters import EmitterService
+from soundscape.audio.limiter import Limiter
 from soundscape.audio.mixer import Mixer
 from soundscape.audio.sounds import SoundBank
 from soundscape.context import Context
@@ -57,7 +58,8 @@ def install(ctx: Context) -> list[SoundSystem]:
     ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
                 real_voices=MODERN_REAL_VOICES)
     if settings.backend != "none":
-        mixer = Mixer(settings.sample_rate_hz, settings.block_frames)
+        limiter = Limiter(settings.sample_rate_hz) if settings.limiter else None
+        mixer = Mixer(settings.sample_rate_hz, settings.block_frames, limiter=limiter)
         mixer.store = sounds.store  # one copy of each sound: the mixer reads the bank's store
         sounds.store.attach_reader(lambda: mixer.frames_rendered, mixer.block_frames)
         ctx.mixer = mixer

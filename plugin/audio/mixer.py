@@ -28,6 +28,7 @@ import numpy as np
 
 from soundscape.audio import commands as cmd
 from soundscape.audio.commands import Command, VoiceParams
+from soundscape.audio.limiter import Limiter
 from soundscape.audio.mixer_dsp import VoiceDsp
 from soundscape.audio.mixer_rows import Rows
 from soundscape.audio.mixer_store import SampleStore, Segment
@@ -76,10 +77,12 @@ class Mixer:
         block_frames: the largest block rendered in one pass; longer requests
             are split, buffers are sized for this.
         max_voices: initial row capacity (grows when more voices play).
+        limiter: the master limiter applied to each block after the master gain
+            (the plugin passes one when ``Settings.limiter``; None: no limiting).
     """
 
     def __init__(self, sample_rate_hz: int = 48_000, block_frames: int = 1024,
-                 max_voices: int = 64) -> None:
+                 max_voices: int = 64, limiter: Limiter | None = None) -> None:
         self.sample_rate_hz = int(sample_rate_hz)
         self.block_frames = int(block_frames)
         self._master_gain = 1.0
@@ -110,6 +113,8 @@ class Mixer:
         """The output that pulls blocks (offline or pyglet), closed with the mixer."""
         self.rooms: RoomMix | None = None
         """Reverb zones and headphone ears (feature ``rooms``): adds to each block."""
+        self.limiter: Limiter | None = limiter
+        """The master limiter on every rendered block (``soundscape.audio.limiter``), or None."""
 
     # -- game thread -----------------------------------------------------------
 
@@ -242,6 +247,8 @@ class Mixer:
         while done < frames:
             n = min(self.block_frames, frames - done)
             self._block(out[done : done + n], n)
+            if self.limiter is not None:  # the last stage: the mixed block, master gain in
+                self.limiter.process(out[done : done + n])
             done += n
         return out
 

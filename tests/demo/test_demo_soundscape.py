@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 from soundscape.ac.region_toml import load_region
+from soundscape.audio.limiter import CEILING_DBFS
+from soundscape.audio.loudness import true_peak_dbfs
 from soundscape.demo_world.ac_sounds import (
     AC_SOUNDS,
     BED_LOOPS,
@@ -202,3 +204,12 @@ def test_beds_chain_one_period_apart(tour):
     gaps = np.concatenate([np.diff(times) for times in plays.values() if len(times) > 1])
     assert gaps.min() >= BED_PERIOD_S - 1e-6
     assert np.mean(np.abs(gaps - BED_PERIOD_S) < 1e-6) > 0.8
+
+
+def test_the_master_limiter_holds_the_tour_under_minus_1_dbtp(tour):
+    """The village's music, dialogue and forge used to reach full scale (75 samples at 1.0)."""
+    result, _events = tour
+    audio = result.audio
+    assert audio is not None and audio.shape[0] == int(240 * result.sample_rate_hz)
+    assert float(np.abs(audio).max()) <= 10 ** (CEILING_DBFS / 20) * (1 + 1e-6)
+    assert true_peak_dbfs(audio, result.sample_rate_hz) <= -1.0

@@ -17,8 +17,10 @@ from soundscape.laws import redguard as law
 
 
 def scene():
+    # The master limiter off: every sample must be the Miles integers (the scene
+    # reaches -1.2 dBFS, inside the limiter's knee).
     settings = Settings(seed=1, backend="offline", features=("audio", "redguard"),
-                        sample_rate_hz=22050)
+                        sample_rate_hz=22050, limiter=False)
     plugin = SoundscapePlugin(settings).install()
     ctx = plugin.context
     rt = ctx.redguard
