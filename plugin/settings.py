@@ -86,6 +86,13 @@ class Settings:
         ambient_volume: AC ``SoundManager::ambient_sound_volume`` (the slider).
         effect_volume: AC ``SoundManager::effect_sound_volume``.
         sound_root: folder the sound bank resolves names in (None: synthesised only).
+        stream_threshold_s: a sound file longer than this many seconds is streamed (a
+            voice decodes it a piece at a time into a ring of ``stream_ring_s``
+            seconds instead of the bank holding it whole); None streams only what
+            ``SoundBank.stream`` asks for. Default 30 s (a 30 s 48 kHz stereo sound
+            decoded whole is 11 MB).
+        stream_ring_s: seconds of decoded audio each streamed voice keeps ahead
+            (at least 1; default 2).
         oni_buffer_rate: ``"retail"`` (the default, seed 001 l.86, 0x485460): every Oni
             voice plays at 22,050 x pitch Hz whatever its file's rate, so a 44.1 kHz
             file sounds an octave low (one ``rate_mismatch`` event per such sound);
@@ -125,6 +132,8 @@ class Settings:
     redguard_tick_s: float = REDGUARD_TICK_S
     when_world_inactive: str = "pause"
     output: str = "speakers"
+    stream_threshold_s: float | None = 30.0
+    stream_ring_s: float = 2.0
     oni_buffer_rate: str = "retail"
     speed_of_sound_mps: float = 343.0
     doppler_factor: float = 1.0
@@ -180,6 +189,15 @@ class Settings:
                                       or value < 1):
                 raise ValueError(f"Settings.{name} must be a positive integer or None, "
                                  f"got {value!r}")
+        threshold = self.stream_threshold_s
+        if threshold is not None and (isinstance(threshold, bool) or not isinstance(
+                threshold, (int, float)) or not (math.isfinite(threshold) and threshold >= 0)):
+            raise ValueError(f"Settings.stream_threshold_s must be seconds >= 0 or None, "
+                             f"got {threshold!r}")
+        ring = self.stream_ring_s
+        if isinstance(ring, bool) or not isinstance(ring, (int, float)) or not (
+                math.isfinite(ring) and 1.0 <= ring <= 60.0):
+            raise ValueError(f"Settings.stream_ring_s must be 1..60 seconds, got {ring!r}")
         for name in ("ambient_volume", "effect_volume"):
             value = getattr(self, name)
             if not (math.isfinite(value) and value >= 0.0):

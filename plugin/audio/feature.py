@@ -22,6 +22,7 @@ from soundscape.audio.emitters import EmitterService
 from soundscape.audio.limiter import Limiter
 from soundscape.audio.mixer import Mixer
 from soundscape.audio.sounds import SoundBank
+from soundscape.audio.streams import Streams
 from soundscape.context import Context
 from soundscape.system import SoundSystem
 from soundscape.systems.channels import ChannelSystem
@@ -51,7 +52,8 @@ def install(ctx: Context) -> list[SoundSystem]:
     """Create the sound bank, the ``ac`` and ``modern`` banks, the mixer and backend."""
     settings = ctx.settings
     sounds = ctx.sounds = SoundBank(settings.sound_root, events=ctx.events,
-                                    max_file_bytes=settings.max_file_bytes)
+                                    max_file_bytes=settings.max_file_bytes,
+                                    stream_threshold_s=settings.stream_threshold_s)
     sounds.on_remove.append(lambda sound: stop_voices_of(ctx, sound.name))
     sounds.in_use = lambda: sounds_in_use(ctx)
     ensure_bank(ctx, "ac", count=0, policy="virtual", profile="ac", real_voices=AC_REAL_VOICES)
@@ -61,11 +63,14 @@ def install(ctx: Context) -> list[SoundSystem]:
         limiter = Limiter(settings.sample_rate_hz) if settings.limiter else None
         mixer = Mixer(settings.sample_rate_hz, settings.block_frames, limiter=limiter)
         mixer.store = sounds.store  # one copy of each sound: the mixer reads the bank's store
+        mixer.streams = Streams(sounds.store, mixer.block_frames, settings.stream_ring_s)
         sounds.store.attach_reader(lambda: mixer.frames_rendered, mixer.block_frames)
         ctx.mixer = mixer
         if settings.backend == "offline":
+            # streamed voices decode in step (Streams.sync): exact renders
             OfflineBackend(mixer, settings.tick_hz)
         else:
+            mixer.streams.start_feeder()  # streamed voices decode off the game thread
             from soundscape.audio.backend_pyglet import PygletBackend
 
             PygletBackend(mixer, events=ctx.events, active=world_is_current(ctx),

@@ -36,6 +36,7 @@ from soundscape.audio.mixer_sum import gain_matrices, mix_miles, weigh_all
 from soundscape.audio.profiles import MAX_GAIN
 from soundscape.audio.room_mix import RoomMix
 from soundscape.audio.sounds import Sound
+from soundscape.audio.streams import StreamRing, Streams, is_streamed
 from soundscape.errors import InputError
 from soundscape.seams import Backend
 
@@ -44,7 +45,7 @@ class _Voice:
     """One voice the audio side is playing (rendered or silent)."""
 
     __slots__ = ("key", "spec", "seg", "cur_i", "cur_f", "g_left", "g_right", "fate",
-                 "rendered")
+                 "rendered", "stream", "stream_frames")
 
     def __init__(self, key: int, spec: VoiceParams, seg: Segment, start: float) -> None:
         self.key, self.spec, self.seg = key, spec, seg
@@ -54,6 +55,10 @@ class _Voice:
         self.fate = "live"
         self.rendered = False
         """Has been a row of a rendered block: a later gain change ramps from its gains."""
+        self.stream: StreamRing | None = None
+        """A streamed voice's ring (``soundscape.audio.streams``); ``seg`` is the ring."""
+        self.stream_frames = 0
+        """A streamed voice's whole frames from its start (its cursor wraps in the ring)."""
 
 
 class Timeline(NamedTuple):
@@ -89,6 +94,9 @@ class Mixer:
         self.muted = False
         """True: every block is silence (voices go on; unmuting resumes them in place)."""
         self.store = SampleStore()
+        self.streams = Streams(self.store, self.block_frames)
+        """Streamed voices' rings (``soundscape.audio.streams``)."""
+        self._streamed: list[tuple[int, _Voice]] = []
         self.commands: deque[Command] = deque()
         """The command stream: the game thread appends, the audio thread pops."""
         self.published_tick: int | None = None
@@ -140,8 +148,11 @@ class Mixer:
         batch = list(commands)
         for command in batch:
             if command.op == cmd.START and command.sound is not None:
-                self.store.segment(command.sound, command.params is not None
-                                   and command.params.miles is not None)
+                if is_streamed(command.sound):
+                    self.streams.open(command)  # its ring and first blocks
+                else:
+                    self.store.segment(command.sound, command.params is not None
+                                       and command.params.miles is not None)
         self.commands.extend(batch)
         if tick is not None:
             self.published_tick = tick
@@ -193,7 +204,7 @@ class Mixer:
             params = command.params
             if params is None:
                 continue
-            voice.spec = params
+            voice.spec = params if voice.stream is None else params._replace(loop=True)
             if not params.ramp or not voice.rendered:  # retail: the new gains apply at once
                 voice.g_left, voice.g_right = params.gain_left, params.gain_right
         self._layout()
@@ -202,11 +213,28 @@ class Mixer:
         params, sound = command.params, command.sound
         if params is None or sound is None or command.voice in self._live:
             return
+        if is_streamed(sound):
+            self._start_streamed(command, params, sound)
+            return
         seg = self.store.segment(sound, params.miles is not None)
         begin = command.offset - self._delay(command) * params.step
         if not params.loop and begin >= seg.frames:
             return
         self._live[command.voice] = _Voice(command.voice, params, seg, begin)
+
+    def _start_streamed(self, command: Command, params: VoiceParams, sound: Sound) -> None:
+        """A streamed voice reads its ring (wrapping like a loop); the ring ends it."""
+        ring = self.streams.ring_for(command)
+        if ring is None:
+            return
+        begin = command.offset - self._delay(command) * params.step
+        if not params.loop and begin >= sound.frames:
+            self.streams.drop(ring)
+            return
+        voice = _Voice(command.voice, params._replace(loop=True), ring.seg, 0.0)
+        voice.cur_i, voice.cur_f = self.streams.start_cursor(ring, begin)
+        voice.stream, voice.stream_frames = ring, voice.cur_i
+        self._live[command.voice] = voice
 
     def _sync(self) -> None:
         """Write the row cursors and gains back into their voices."""
@@ -229,11 +257,14 @@ class Mixer:
         self._silent = silent
         self._rows.layout(rows)
         self._voices = rows
+        self._streamed = [(i, v) for i, v in enumerate(rows) if v.stream is not None]
+        self.streams.sweep(self._live)
         self._has_dying = any(v.fate == "dying" for v in rows)
         self._dirty = False
 
-    @staticmethod
-    def _ended(voice: _Voice) -> bool:
+    def _ended(self, voice: _Voice) -> bool:
+        if voice.stream is not None:
+            return self.streams.ended(voice)
         return not voice.spec.loop and voice.cur_i >= voice.seg.frames
 
     # -- rendering (audio side) -------------------------------------------------
@@ -267,11 +298,17 @@ class Mixer:
             out[:] = 0.0
             self.frames_rendered += n
             return
-        rows = self._rows
+        rows, streamed = self._rows, self._streamed
+        if streamed:
+            self.streams.before_fill(rows, streamed, n)
         edges = rows.fill(self.store.data, n)
+        if streamed:
+            self.streams.after_fill(rows, streamed, n, self.store.data)
         if self.dsp.active:
             self.dsp.process(rows.sl, rows.sr, rows.stereo, self._voices[:rows.n_float], n)
         self._mix(out, n)
+        if streamed and self.streams.advanced(rows, streamed, n):
+            self._dirty = True  # a streamed one-shot has played its last frame
         if rows.advance(n, edges) or self._has_dying:
             self._dirty = True  # a voice ended, or a cut voice has faded out
         self.frames_rendered += n
@@ -328,6 +365,10 @@ class Mixer:
             whole = math.floor(pos)
             voice.cur_i += int(whole)
             voice.cur_f = pos - whole
+            if voice.stream is not None:
+                voice.stream_frames += int(whole)
+                if self.streams.ended(voice):
+                    self._dirty = True
             if voice.spec.loop and voice.cur_i >= voice.seg.frames:
                 voice.cur_i %= voice.seg.frames
 
@@ -335,6 +376,7 @@ class Mixer:
         """Close the backend (stops a pyglet player); the mixer holds nothing else."""
         if self.backend is not None:
             self.backend.close()
+        self.streams.close()
 
     @property
     def voice_count(self) -> int:

@@ -148,12 +148,13 @@ class SampleStore:
         self._coalesce()
 
     def published(self) -> None:
-        """The game thread has sent the audio side this tick's commands (phase PUBLISH)."""
-        if not self._unsent:
-            return
-        stamp = self._reader() if self._reader is not None else 0
-        self._retired.extend((offset, length, stamp) for offset, length in self._unsent)
-        self._unsent.clear()
+        """The game thread has sent the audio side this tick's commands (phase PUBLISH):
+        releases since the last are stamped, and settled ones join the free list."""
+        if self._unsent:
+            stamp = self._reader() if self._reader is not None else 0
+            self._retired.extend((offset, length, stamp) for offset, length in self._unsent)
+            self._unsent.clear()
+        self._recycle()
 
     def _recycle(self) -> None:
         if not self._retired:

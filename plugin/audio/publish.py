@@ -25,6 +25,8 @@ def publish(ctx: Context, ticks: int) -> None:
         mixer.send(collect_commands(ctx, ticks), tick=ctx.clock.tick)
     for bank in list(ctx.channels.values()):
         bank.mark_published()
+    if mixer is not None:
+        mixer.streams.collect(ctx.events)  # finished rings' blocks, stream_underrun events
     if ctx.has("sounds"):
         ctx.sounds.store.published()  # released blocks wait for the audio side from here
     if mixer is not None and mixer.backend is not None:

@@ -33,6 +33,9 @@ DECODED_PER_FILE_BYTE = 8
 (512 MiB by default: 23 minutes of 48 kHz stereo): a compressed file, or a corrupt
 header that promises more frames than the file holds, is refused before decoding."""
 
+STREAM_THRESHOLD_S = 30.0
+"""Default ``Settings.stream_threshold_s``: files longer than this are streamed."""
+
 MAX_SAMPLE = 1e6
 """The largest float sample a sound may hold: a few voices of 1e38 (a corrupt float
 WAV) overflow the float32 mix to inf; real PCM is within +-1."""
@@ -54,7 +57,8 @@ class Sound:
     __slots__ = ("name", "store", "segment", "sample_rate_hz", "bits", "source_rate_hz",
                  "removed", "reloadable")
 
-    def __init__(self, name: str, store: SampleStore, segment: Segment, sample_rate_hz: int,
+    def __init__(self, name: str, store: SampleStore | None, segment: Segment,
+                 sample_rate_hz: int,
                  bits: int = 0, source_rate_hz: int = 0, reloadable: bool = False) -> None:
         self.name, self.store, self.segment = name, store, segment
         self.sample_rate_hz, self.bits = int(sample_rate_hz), int(bits)
@@ -70,6 +74,8 @@ class Sound:
 
     @property
     def samples(self) -> np.ndarray:
+        if self.store is None:
+            raise InputError(f"sound {self.name!r} holds no samples")
         return self.store.view(self.segment)
 
     @property
@@ -142,6 +148,53 @@ def pcm_floats(pcm: np.ndarray) -> np.ndarray:
     return pcm.astype(np.float32) / np.float32(32768.0)
 
 
+class StreamedSound(Sound):
+    """A sound played from its file a piece at a time (no samples held).
+
+    ``frames``, ``channels`` and ``sample_rate_hz`` come from the file's header
+    (``sample_rate_hz`` is the output rate when the ``modern`` profile converts
+    it, ``source_rate_hz`` then the file's). ``samples`` raises: use a ring.
+    """
+
+    __slots__ = ("path",)
+
+    def __init__(self, name: str, path: Path, frames: int, channels: int,
+                 sample_rate_hz: int, source_rate_hz: int = 0) -> None:
+        super().__init__(name, None, Segment(0, 0, int(frames), channels == 2),
+                         sample_rate_hz, 0, source_rate_hz, reloadable=True)
+        self.path = Path(path)
+
+    streamed = True
+
+    @property
+    def samples(self) -> np.ndarray:
+        raise InputError(f"sound {self.name!r} is streamed from {self.path}: its samples "
+                         "are read a piece at a time by each voice, never held whole")
+
+    @property
+    def nbytes(self) -> int:
+        return 0
+
+    def at_rate(self, rate_hz: int) -> StreamedSound:
+        """The same file converted to ``rate_hz`` as it streams."""
+        original = self.original_rate_hz
+        frames = resample.converted_frames(self.frames, original, rate_hz)
+        return StreamedSound(self.name, self.path, frames, self.channels, rate_hz,
+                             original if rate_hz != original else 0)
+
+
+def open_streamed(name: str, path: Path, threshold_s: float | None,
+                  force: bool = False) -> StreamedSound | None:
+    """A ``StreamedSound`` for ``path`` when it is longer than ``threshold_s`` (or
+    ``force``); None when it should be decoded whole. Reads the header only."""
+    with open_decoder(path) as decoder:
+        seconds = decoder.frames / decoder.sample_rate_hz
+        if not force and (threshold_s is None or seconds <= threshold_s):
+            return None
+        return StreamedSound(name, path, decoder.frames, decoder.channels,
+                             decoder.sample_rate_hz)
+
+
 class SoundBank:
     """Sounds by name. A name that cannot be found is remembered (negative cache).
 
@@ -150,7 +203,9 @@ class SoundBank:
         events: an ``EventLog``; a missing name is logged there once.
         store: the ``SampleStore`` its samples live in (the mixer reads the same
             one: ``Mixer.store``); a new one by default.
-        max_file_bytes: the largest sound file loaded (None: no cap).
+        max_file_bytes: the largest sound file decoded whole (None: no cap).
+        stream_threshold_s: files longer than this are streamed (``Settings``;
+            None: only names given to ``stream``).
 
     >>> bank = SoundBank()
     >>> bank.add("click", np.zeros(10, dtype=np.float32), 22050).frames
@@ -163,7 +218,8 @@ class SoundBank:
 
     def __init__(self, root: str | Path | None = None, events: Any = None,
                  store: SampleStore | None = None,
-                 max_file_bytes: int | None = MAX_FILE_BYTES) -> None:
+                 max_file_bytes: int | None = MAX_FILE_BYTES,
+                 stream_threshold_s: float | None = None) -> None:
         self._sounds: dict[str, Sound] = {}
         self.missing: set[str] = set()
         self.refused: dict[str, SoundscapeError] = {}
@@ -172,6 +228,9 @@ class SoundBank:
         self.root = Path(root).resolve() if root is not None else None
         self.events = events
         self.max_file_bytes = max_file_bytes
+        self.stream_threshold_s = stream_threshold_s
+        self.stream_names: set[str] = set()
+        """Names ``stream`` asked to play streamed whatever their length."""
         self.store = store if store is not None else SampleStore()
         self.generation = 0
         """Bumped whenever a sound is added, replaced or removed."""
@@ -237,14 +296,14 @@ class SoundBank:
             raise InputError(
                 f"sound {name!r}: sample rate must be positive, got {sample_rate_hz!r}")
 
-    def _register(self, sound: Sound) -> Sound:
+    def _register(self, sound: Sound, *, converted: bool = False) -> Sound:
         old = self._sounds.get(sound.name)
         self._sounds[sound.name] = sound
         self.missing.discard(sound.name)
         self.refused.pop(sound.name, None)
         self.generation += 1
         if old is not None:
-            self._let_go(old)
+            self._let_go(old, log=not converted)
         return sound
 
     # -- removing -------------------------------------------------------------------
@@ -275,13 +334,13 @@ class SoundBank:
             self.remove(name)
         return names
 
-    def _let_go(self, sound: Sound) -> None:
+    def _let_go(self, sound: Sound, log: bool = True) -> None:
         for callback in list(self.on_remove):
             callback(sound)
         sound.removed = True
         if sound.store is self.store:
             self.store.release(sound.segment)
-        if self.events is not None:
+        if log and self.events is not None:
             self.events.emit("sounds", "unloaded", sound=sound.name, bytes=sound.nbytes)
 
     def resolve(self, name: str) -> Path:
@@ -343,6 +402,10 @@ class SoundBank:
             raise DataError(str(self.root), None, None, f"{name!r}: cannot read: {error}") from None
         if path is None:
             raise FileNotFoundError(str(self.resolve(name)))
+        streamed = self._streamed(name, path)
+        if streamed is not None:  # a long file: its voices decode it a piece at a time
+            return self._register(streamed) if rate_hz is None else self._register(
+                streamed.at_rate(rate_hz))
         if self.max_file_bytes is not None and size > self.max_file_bytes:
             raise DataError(str(path), None, None, f"{path} is {size} bytes, over the cap of "
                             f"{self.max_file_bytes} (Settings.max_file_bytes)")
@@ -375,6 +438,29 @@ class SoundBank:
         else:
             sound = Sound(name, self.store, seg, rate, decoder.bits, reloadable=True)
         return self._register(sound)
+
+    def _streamed(self, name: str, path: Path) -> StreamedSound | None:
+        """A ``StreamedSound`` for a file longer than ``stream_threshold_s`` or named in
+        ``stream``; None to decode it whole."""
+        force = name in self.stream_names
+        if not force and self.stream_threshold_s is None:
+            return None
+        return open_streamed(name, path, self.stream_threshold_s, force)
+
+    def stream(self, name: str) -> Sound | None:
+        """Play the file ``name`` streamed, whatever its length: each voice decodes it a
+        piece at a time into its own ring (``soundscape.audio.streams``). A copy of it
+        already decoded is let go (its voices stop). None when there is no such file.
+
+        Raises:
+            InputError, DataError: as ``get``.
+        """
+        self.stream_names.add(name)
+        sound = self._sounds.get(name)
+        if sound is not None and not getattr(sound, "streamed", False):
+            self.remove(name)
+            self.stream_names.add(name)
+        return self.get(name)
 
     def _read(self, name: str, decoder: Decoder, buffer: np.ndarray) -> int:
         n = decoder.read(buffer.shape[0], buffer)
@@ -414,6 +500,9 @@ class SoundBank:
             return sound
         if sound.name in self.in_use():
             return sound  # playing already: converting would cut those voices
+        at_rate = getattr(sound, "at_rate", None)
+        if at_rate is not None:  # streamed: its voices convert as they decode
+            return self._register(at_rate(rate_hz), converted=True)
         frames = resample.converted_frames(sound.frames, sound.sample_rate_hz, rate_hz)
         seg = self.store.allocate(max(frames, 1), sound.channels)
         position = 0
@@ -429,7 +518,8 @@ class SoundBank:
                                 rate_hz, lambda start, piece: self.store.write(seg, start, piece))
         self._log_conversion(sound.name, sound.sample_rate_hz, rate_hz)
         return self._register(Sound(sound.name, self.store, seg, rate_hz, 0,
-                                    sound.original_rate_hz, reloadable=sound.reloadable))
+                                    sound.original_rate_hz, reloadable=sound.reloadable),
+                              converted=True)
 
     def get(self, name: str, rate_hz: int | None = None) -> Sound | None:
         """The sound called ``name``, loading it from the root on first use.
