@@ -16,6 +16,7 @@ import esper
 from soundscape import Settings, SoundscapePlugin
 from soundscape.components.spatial import Listener, Position
 from soundscape.context import Context
+from soundscape.demo_world.assets import ensure_assets
 from soundscape.demo_world.director import Director
 from soundscape.demo_world.population import populate
 from soundscape.demo_world.village import Village, build_village
@@ -61,6 +62,7 @@ class DemoGame:
         settings = Settings(
             seed=seed,
             backend=backend,
+            sound_root=ensure_assets(),  # the well's OGG (None: no well)
             event_log_path=event_log_path,
             extra=dict(settings_extra or {}),
             features=FEATURES if features is None else features,

@@ -44,6 +44,8 @@ def populate(game: DemoGame) -> Population:
     population = Population()
     if ctx.has("sounds"):
         population.sounds = synthesize(ctx.sounds)
+    if ctx.has("sounds") and ctx.sounds.root is not None:
+        runtimes.setup_well(game, population)
     for ax, az, bx, bz in game.village.walls():
         population.walls.append(esper.create_entity(Wall(ax_m=ax, az_m=az, bx_m=bx, bz_m=bz)))
     for name, setup in (

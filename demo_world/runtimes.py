@@ -30,6 +30,26 @@ def setup_ac(game: DemoGame, population: Population) -> None:
             population.entities[f"landblock_{bx}_{bz}"] = entity
 
 
+WELL_VOLUME = 0.35
+
+
+def setup_well(game: DemoGame, population: Population) -> None:
+    """The well by the plaza: a ``modern`` emitter playing ``well.ogg`` streamed (its
+    voice decodes the file a piece at a time; see ``soundscape.demo_world.assets``)."""
+    import esper
+
+    from soundscape.components import Emitter, Position
+    from soundscape.demo_world.assets import WELL
+
+    if game.ctx.sounds.stream(WELL) is None:
+        population.missing.append("well")
+        return
+    x, z = game.village.spot("well").as_xz()
+    population.entities["well"] = esper.create_entity(
+        Position(x, game.terrain.height_m(x, z) + 0.5, z),
+        Emitter(WELL, volume=WELL_VOLUME, min_distance_m=2.0, max_distance_m=30.0))
+
+
 WATERFALL_HEIGHT_M = 4.0
 FORGE_HEIGHT_M = 1.0
 

@@ -128,6 +128,7 @@ def build_village() -> Village:
             Spot("bell", 384.0, 384.0),
             Spot("mill", 460.0, 404.0),
             Spot("start", 240.0, 384.0),
+            Spot("well", 398.0, 372.0),
         )
     }
     return Village(buildings=[house, smithy], palisade=palisade, spots=spots)

@@ -40,6 +40,7 @@ LOG_LEVELS: dict[str, int] = {
     "warning": logging.WARNING,
     "device_lost": logging.WARNING,
     "underrun": logging.WARNING,
+    "stream_underrun": logging.WARNING,
     "rate_mismatch": logging.WARNING,
     "missing": logging.WARNING,
     "bad_sound": logging.WARNING,

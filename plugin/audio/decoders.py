@@ -9,9 +9,10 @@ second at a time.
 
 * ``WavDecoder``: soundscape's own RIFF/WAVE reader (``soundscape.audio.wav``):
   8/16/24/32-bit PCM, IEEE float, WAVE_FORMAT_EXTENSIBLE, with the same
-  ``DataError`` for every malformed header. The file is memory-mapped, so a long
-  file is never read whole. 8- and 16-bit files also give their integer samples
-  (``read_pcm``) for the Redguard Miles path.
+  ``DataError`` for every malformed header. The header is read through a memory
+  map and the samples a piece at a time (``os.pread``), so a long file is never
+  read whole and a streamed one does not grow the process. 8- and 16-bit files
+  also give their integer samples (``read_pcm``) for the Redguard Miles path.
 * ``SoundfileDecoder``: everything else through ``soundfile`` (libsndfile):
   OGG Vorbis, Opus, FLAC, MP3, AIFF/AIFC, W64 and the other formats libsndfile
   reads. A file libsndfile cannot open or decode is a ``DataError`` naming it.
@@ -32,6 +33,7 @@ name without a suffix is tried with ``SUFFIXES`` in order (``find_file``).
 from __future__ import annotations
 
 import mmap
+import os
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -121,6 +123,9 @@ class WavDecoder(_Closing):
         except DataError:
             self.close()
             raise
+        if isinstance(self._map, mmap.mmap):  # the header is read: the samples come by pread
+            self._map.close()
+        self._map = b""
 
     def _parse(self) -> None:
         data, source = self._map, self.source
@@ -145,9 +150,13 @@ class WavDecoder(_Closing):
     def _raw(self, frames: int) -> tuple[bytes, int]:
         n = max(0, min(int(frames), self.frames - self.position))
         start = self._body + self.position * self._frame_bytes
-        raw = self._map[start : start + n * self._frame_bytes]
+        try:
+            raw = os.pread(self._file.fileno(), n * self._frame_bytes, start) if n else b""
+        except OSError as error:
+            raise DataError(self.source, "data", None, f"cannot read: {error.strerror}") from error
+        n = len(raw) // self._frame_bytes  # a file cut short since it was opened
         self.position += n
-        return raw, n
+        return raw[: n * self._frame_bytes], n
 
     def read(self, frames: int, out: np.ndarray) -> int:
         raw, n = self._raw(frames)

@@ -202,6 +202,8 @@ class Streams:
         self._finished: deque[StreamRing] = deque()
         self.underruns: deque[StreamRing] = deque()
         self._wake = threading.Event()
+        self.fed = threading.Event()
+        """Set after each pass of the feeder thread over the rings."""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -319,6 +321,10 @@ class Streams:
         if not self.sync:
             self._wake.set()
 
+    def rings(self) -> list[StreamRing]:
+        """The rings of the voices playing now."""
+        return list(self._active.values())
+
     # -- the feeder thread ---------------------------------------------------------------
 
     def start_feeder(self) -> None:
@@ -337,6 +343,7 @@ class Streams:
             for ring in list(self._active.values()) + list(self._opened.values()):
                 if not ring.done:
                     ring.fill(ring.read_pos + ring.frames)
+            self.fed.set()
 
     def close(self) -> None:
         """Stop the feeder and close every ring's decoder."""

@@ -154,3 +154,31 @@ def test_the_threshold_and_stream_decide_what_is_streamed(folder):
     with pytest.raises(ValueError, match="stream_ring_s"):
         Settings(stream_ring_s=0.5)
     assert Settings().stream_threshold_s == 30.0
+
+
+def test_the_feeder_thread_fills_rings_off_the_game_thread(folder):
+    from soundscape.audio.commands import VoiceParams
+    from soundscape.audio.mixer import Mixer
+    from soundscape.audio.sounds import SoundBank
+
+    bank = SoundBank(folder)
+    decoded = bank.get("song.flac")
+    streamed = SoundBank(folder, store=None).stream("song.flac")
+    renders = []
+    for sound, feeder in ((decoded, False), (streamed, True)):
+        mixer = Mixer(RATE, 1024)
+        mixer.streams.ring_s = 1.0
+        if feeder:
+            mixer.streams.start_feeder()
+        mixer.start(1, sound, VoiceParams(0.5, 0.5, 1.0, loop=True))
+        out = []
+        for _ in range(150):  # 3.2 s: past the file's end, the ring wraps three times
+            if feeder:  # real time: wait (not sleep) for the feeder's pass after each block
+                mixer.streams.fed.clear()
+                mixer.streams._wake.set()
+                assert mixer.streams.fed.wait(10.0)
+            out.append(mixer.render(1024).copy())
+        mixer.close()
+        renders.append(np.concatenate(out))
+    assert not mixer.streams.underruns
+    assert np.abs(renders[0]).max() > 0.1 and same_bits(renders[0], renders[1])
