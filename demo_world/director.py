@@ -39,6 +39,7 @@ class Director(esper.Processor):
         self.next_line = 0
         self.line_ready_s = 0.0
         self.redguard = game.population.redguard
+        self.spatial = game.population.spatial
 
     def process(self, dt: float = 0.0, *args: object, **kwargs: object) -> None:
         dt = float(dt)
@@ -46,6 +47,8 @@ class Director(esper.Processor):
             return
         # The director runs before soundscape's clock steps: act on this frame's dt.
         self.archer.step(dt)
+        if self.spatial is not None:
+            self.spatial.step(dt)
         pos = self.game.position
         if self.ctx.has("oni"):
             self._music(pos.x_m, pos.z_m)

@@ -16,6 +16,7 @@ from soundscape.components.occlusion import Wall
 from soundscape.demo_world import runtimes
 from soundscape.demo_world.runtimes import data_path
 from soundscape.demo_world.sounds import synthesize
+from soundscape.demo_world.spatial import SpatialShow
 
 if TYPE_CHECKING:
     from soundscape.demo_world.game import DemoGame
@@ -36,6 +37,8 @@ class Population:
     missing: list[str] = field(default_factory=list)
     redguard: RedguardVillage | None = None
     """The ``RedguardVillage`` (torch, rope, village effects), None without Redguard."""
+    spatial: SpatialShow | None = None
+    """The lute behind the house walls and the passing cart, None without audio."""
 
 
 def populate(game: DemoGame) -> Population:
@@ -57,4 +60,6 @@ def populate(game: DemoGame) -> Population:
             population.missing.append(name)
             continue
         setup(game, population)
+    if ctx.has("emitters"):
+        population.spatial = SpatialShow(game)
     return population

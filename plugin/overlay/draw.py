@@ -94,6 +94,9 @@ class Overlay:
         self._arcs = Pool(lambda: shapes.Arc(0, 0, 1, angle=22.5, thickness=2, batch=b,
                                              group=g[1]))
         self._dots = Pool(lambda: shapes.Circle(0, 0, 1, batch=b, group=g[2]))
+        # The listener's dot stays on top: a wall-count tag near it never hides it.
+        top = pyglet.graphics.Group(order=5)
+        self._top = Pool(lambda: shapes.Circle(0, 0, 1, batch=b, group=top))
         # Wall counts: bold text on a dark tag, so a label over a line or a wall stays legible.
         self._tags = Pool(lambda: shapes.Rectangle(0, 0, 1, 1, color=TAG_BACK, batch=b,
                                                    group=g[3]))
@@ -106,7 +109,8 @@ class Overlay:
                                                     batch=pb, group=g[2]))
         self._cells_key: object = None
         self._walls_key: object = None
-        self._frame_pools = (self._lines, self._arcs, self._dots, self._tags, self._marks)
+        self._frame_pools = (self._lines, self._arcs, self._dots, self._tags, self._marks,
+                             self._top)
 
     # -- frame --------------------------------------------------------------------------
 
@@ -233,7 +237,7 @@ class Overlay:
         h = snap.listener.heading_rad
         nose = (at[0] + math.sin(h) * 22.0, at[1] + math.cos(h) * 22.0)
         self._line(self._lines, at, nose, (255, 255, 255), 3.0)
-        self._dot(at, 7.0, LISTENER_COLOUR)
+        assign(self._top.take(), position=at, radius=7.0, color=(*LISTENER_COLOUR, 255))
 
     # -- the channel panel (window pixels) ----------------------------------------------
 
