@@ -212,7 +212,7 @@ class EmitterService:
             gain *= cone_gain(facing_angle(source.heading_rad, -dx, -dy, -dz), inner, outer,
                               outer_gain)
         heard = Heard(gain, bearing_pan(dx, dz, ears.heading_rad))
-        if source.occlusion:
+        if source.occlusion and gain > 0.0:  # a silent source casts no ray
             walls = self._walls()
             if walls is not None:
                 count, loss_db = walls.hear_through(key, place, ears.xyz)

@@ -12,6 +12,7 @@ from soundscape import Settings, SoundscapePlugin, synth
 from soundscape.audio.emitters import play_at
 from soundscape.components import Emitter, Listener, Position, Velocity, Wall
 from soundscape.components.occlusion import WALL_TRANSMISSION_DB
+from soundscape.errors import InputError
 from soundscape.laws.spatial import wall_cutoff_hz
 
 C = 343.0
@@ -184,5 +185,35 @@ def test_distance_models_reach_the_channel(rolloff, extra, gain):
                                           rolloff=rolloff, **extra), Position(10.0, 0.0, 0.0))
         esper.process(1 / 60)
         assert channel(plugin, ent).volume == pytest.approx(gain)
+    finally:
+        plugin.uninstall()
+
+
+def test_a_play_at_one_shot_with_a_velocity_is_heard_moving():
+    plugin = install()
+    try:
+        ctx = plugin.context
+        coming = ctx.channels["modern"].get(
+            play_at(ctx, "hum", (0.0, 0.0, -20.0), velocity=(0.0, 0.0, 25.0)))
+        still = ctx.channels["modern"].get(play_at(ctx, "hum", (0.0, 0.0, -20.0), pitch=0.5))
+        assert coming.pitch == pytest.approx(C / (C - 25.0))
+        assert still.pitch == 0.5
+        esper.process(1 / 60)  # steered each tick with the same velocity
+        assert coming.pitch == pytest.approx(C / (C - 25.0)) and still.pitch == 0.5
+        with pytest.raises(InputError, match="rolloff"):
+            play_at(ctx, "hum", (1.0, 0.0, 0.0), rolloff="cubic")
+    finally:
+        plugin.uninstall()
+
+
+def test_a_silent_emitter_casts_no_ray():
+    plugin = install()
+    try:
+        esper.create_entity(Wall(2.0, -1.0, 2.0, 1.0))
+        far = esper.create_entity(Emitter("hum", occlusion=True, rolloff="linear",
+                                          max_distance_m=10.0), Position(30.0, 0.0, 0.0))
+        esper.process(1 / 60)
+        assert channel(plugin, far).volume == 0.0
+        assert far not in plugin.context.occlusion.heard
     finally:
         plugin.uninstall()
