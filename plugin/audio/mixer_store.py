@@ -21,6 +21,7 @@ keeps reading the one it took at the start of its block.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -68,6 +69,9 @@ class SampleStore:
         self._reader: Callable[[], int] | None = None
         self._settle_frames = 0
         self._copies: dict[int, tuple[Sound, Segment]] = {}
+        self.lock = threading.Lock()
+        """Held while samples are written and while the array grows (copy and swap), so
+        a streamed voice's feeder thread never writes into an array being replaced."""
 
     def attach_reader(self, frames_rendered: Callable[[], int], block_frames: int) -> None:
         """The audio side that reads the store: ``frames_rendered()`` counts the frames it
@@ -108,8 +112,9 @@ class SampleStore:
         if need > self.data.shape[0]:
             grown = min(max(need, self.data.shape[0] * 3 // 2), MAX_FRAMES)
             bigger = np.zeros(grown, dtype=np.float32)
-            bigger[: self.used] = self.data[: self.used]
-            self.data = bigger  # a reference swap: a block in flight keeps the old array
+            with self.lock:
+                bigger[: self.used] = self.data[: self.used]
+                self.data = bigger  # a reference swap: a block in flight keeps the old array
         offset = self.used
         self.used = need
         return offset
@@ -117,9 +122,11 @@ class SampleStore:
     def write(self, seg: Segment, start: int, frames: np.ndarray) -> None:
         """Write (n, channels) float32 ``frames`` into ``seg`` from frame ``start``."""
         n = int(frames.shape[0])
-        self.data[seg.left + start : seg.left + start + n] = frames[:, 0]
-        if seg.stereo:
-            self.data[seg.right + start : seg.right + start + n] = frames[:, 1]
+        with self.lock:
+            data = self.data
+            data[seg.left + start : seg.left + start + n] = frames[:, 0]
+            if seg.stereo:
+                data[seg.right + start : seg.right + start + n] = frames[:, 1]
 
     def view(self, seg: Segment) -> np.ndarray:
         """The segment's frames as a read-only (frames, channels) view of the store."""

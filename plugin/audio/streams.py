@@ -74,6 +74,9 @@ class StreamRing:
         self.seg = store.allocate(self.frames, sound.channels)
         self.store = store
         self.written = self.read_pos = self.base
+        self.visible = self.base
+        """``written`` as the mixer saw it before it took the store's array for a block:
+        the frames it may trust in that block (a later write may be in a newer array)."""
         self.reserve = 0
         self.end = None if loop else sound.frames
         """Absolute frame where a one-shot ends (frames from there on are silence)."""
@@ -261,6 +264,7 @@ class Streams:
             if self.sync:
                 last = voice.stream_frames + float(rows.cur_f[row]) + step * n
                 ring.fill(ring.base + int(math.floor(last)) + 3)
+            ring.visible = ring.written  # before the mixer reads the store's array
 
     def after_fill(self, rows: Any, streamed: list[tuple[int, Any]], n: int,
                    data: np.ndarray) -> None:
@@ -271,7 +275,7 @@ class Streams:
             ring = voice.stream
             if rows.step[row] != 1.0 or rows.cur_f[row] != 0.0:
                 refill_like_decoded(rows, row, voice, data, n)
-            have = ring.written - ring.base - voice.stream_frames  # frames from the cursor
+            have = ring.visible - ring.base - voice.stream_frames  # frames from the cursor
             step, frac = float(rows.step[row]), float(rows.cur_f[row])
             # output frame k interpolates source frames floor(frac + step k) and the next
             if step <= 0.0 or frac + step * (n - 1) + 1.0 < have:
