@@ -106,6 +106,8 @@ class Mixer:
         real-time output, where a start plays at the next block."""
         self._live: dict[int, _Voice] = {}
         self._voices: list[_Voice] = []
+        self._row_of: dict[int, int] = {}
+        """Voice id -> its row in ``_voices`` (as laid out)."""
         self._silent: list[_Voice] = []
         self._dying: list[_Voice] = []
         self._dirty = False
@@ -183,6 +185,8 @@ class Mixer:
 
     def _drain(self) -> None:
         """Apply every queued command (at the start of a block)."""
+        if self._set_gains():
+            return
         self._sync()
         live, commands = self._live, self.commands
         while commands:
@@ -208,6 +212,41 @@ class Mixer:
             if not params.ramp or not voice.rendered:  # retail: the new gains apply at once
                 voice.g_left, voice.g_right = params.gain_left, params.gain_right
         self._layout()
+
+    def _set_gains(self) -> bool:
+        """The common case, a game moving its voices: when every queued command is a
+        ``set`` that changes only the gains of voices in the rows, write them into the
+        rows in place (nothing is synced, sorted or rebuilt) and return True. Else leave
+        the queue as it was (False): ``_drain`` lays the rows out again."""
+        commands, rows_of, live = self.commands, self._row_of, self._live
+        batch = [commands.popleft() for _ in range(len(commands))]
+        rows: list[int] = []
+        changes: list[VoiceParams] = []
+        for command in batch:
+            params = command.params
+            voice = live.get(command.voice)
+            if command.op != cmd.SET or params is None or voice is None:
+                if command.op == cmd.SET:
+                    continue  # a set for a voice finished or cut: nothing to do
+                commands.extendleft(reversed(batch))  # the audio thread is the only reader
+                return False
+            if voice.stream is not None:
+                params = params._replace(loop=True)
+            row = rows_of.get(command.voice, -1)
+            if row < 0 or voice.fate != "live" or params[2:] != voice.spec[2:]:
+                commands.extendleft(reversed(batch))
+                return False
+            rows.append(row)
+            changes.append(params)
+        for row, params in zip(rows, changes, strict=True):
+            voice = self._voices[row]
+            voice.spec = params
+            voice.rendered = True  # a row since the last layout: it has played a block
+        if rows:
+            self._rows.set_gains(rows, [p.gain_left for p in changes],
+                                 [p.gain_right for p in changes],
+                                 [not p.ramp for p in changes])
+        return True
 
     def _start(self, command: Command) -> None:
         params, sound = command.params, command.sound
@@ -239,9 +278,11 @@ class Mixer:
     def _sync(self) -> None:
         """Write the row cursors and gains back into their voices."""
         rows = self._rows
+        cur_i, cur_f = rows.cur_i.tolist(), rows.cur_f.tolist()
+        g_left, g_right = rows.g1l.tolist(), rows.g1r.tolist()
         for row, voice in enumerate(self._voices):
-            voice.cur_i, voice.cur_f = int(rows.cur_i[row]), float(rows.cur_f[row])
-            voice.g_left, voice.g_right = float(rows.g1l[row]), float(rows.g1r[row])
+            voice.cur_i, voice.cur_f = cur_i[row], cur_f[row]
+            voice.g_left, voice.g_right = g_left[row], g_right[row]
             voice.rendered = True
 
     def _layout(self) -> None:
@@ -257,6 +298,7 @@ class Mixer:
         self._silent = silent
         self._rows.layout(rows)
         self._voices = rows
+        self._row_of = {voice.key: row for row, voice in enumerate(rows)}
         self._streamed = [(i, v) for i, v in enumerate(rows) if v.stream is not None]
         self.streams.sweep(self._live)
         self._has_dying = any(v.fate == "dying" for v in rows)

@@ -205,8 +205,9 @@ class Rows:
         whole = np.floor(pos)
         self.cur_f = pos - whole
         self.cur_i += whole.astype(np.int64)
-        if self.ramping:
-            self.g0l, self.g0r = self.g1l, self.g1r
+        if self.ramping:  # copies: a later set writes g1 in place (Mixer._set_gains)
+            np.copyto(self.g0l, self.g1l)
+            np.copyto(self.g0r, self.g1r)
             self.gains = None
             self.ramping = False
         self.safe_frames -= n
@@ -218,6 +219,21 @@ class Rows:
         ended = bool((~self.loop & (self.cur_i >= self.length)).any())
         self.recount()
         return ended
+
+
+    def set_gains(self, rows: list[int], left: list[float], right: list[float],
+                  jump: list[bool]) -> None:
+        """New gains for ``rows``, in place: taken at once where ``jump`` (retail), else
+        ramped to across the next block (``modern``)."""
+        at = np.array(rows, dtype=np.intp)
+        self.g1l[at] = left
+        self.g1r[at] = right
+        if any(jump):
+            now = at[np.array(jump, dtype=bool)]
+            self.g0l[now] = self.g1l[now]
+            self.g0r[now] = self.g1r[now]
+            self.gains = None
+        self.ramping = bool(np.any(self.g0l != self.g1l) or np.any(self.g0r != self.g1r))
 
 
 def scale_miles(sl: np.ndarray, sr: np.ndarray, resampled: int) -> None:

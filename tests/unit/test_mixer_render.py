@@ -322,3 +322,118 @@ def test_audio_thread_renders_while_the_game_thread_publishes():
     worker.join(timeout=30)
     assert not worker.is_alive() and not errors
     assert len(gains) == 300 and set(gains) <= {0.25, 0.5}
+
+
+class ReferenceMixer:
+    """A plain per-voice mixer in float64: what the command stream should sound like."""
+
+    def __init__(self) -> None:
+        self.voices: dict[int, dict] = {}
+        self.fading: list[dict] = []
+
+    def start(self, key, snd, p: VoiceParams) -> None:
+        self.voices[key] = {"x": snd.samples.astype(np.float64), "pos": 0.0, "p": p,
+                            "g0": (p.gain_left, p.gain_right), "new": True}
+
+    def set(self, key, p: VoiceParams) -> None:
+        v = self.voices.get(key)
+        if v is not None:
+            v["p"] = p
+            if not p.ramp or v["new"]:
+                v["g0"] = (p.gain_left, p.gain_right)
+
+    def stop(self, key) -> None:
+        v = self.voices.pop(key, None)
+        if v is not None and v["p"].ramp and not v["new"]:
+            self.fading.append(v)
+
+    @staticmethod
+    def samples(v, n):
+        x, p = v["x"], v["p"]
+        sides = [reference(x[:, c], p.step, n, v["pos"], p.loop) for c in range(x.shape[1])]
+        return sides[0], sides[-1]
+
+    def render(self, n: int) -> np.ndarray:
+        out = np.zeros((n, 2))
+        ramp = np.arange(1, n + 1) / n
+        for v in self.fading:
+            left, right = self.samples(v, n)
+            out[:, 0] += left * v["g0"][0] * (1 - ramp)
+            out[:, 1] += right * v["g0"][1] * (1 - ramp)
+        self.fading = []
+        for key, v in list(self.voices.items()):
+            p = v["p"]
+            left, right = self.samples(v, n)
+            gl = v["g0"][0] + (p.gain_left - v["g0"][0]) * ramp
+            gr = v["g0"][1] + (p.gain_right - v["g0"][1]) * ramp
+            out[:, 0] += left * gl
+            out[:, 1] += right * gr
+            v["g0"], v["new"] = (p.gain_left, p.gain_right), False
+            v["pos"] += p.step * n
+            length = v["x"].shape[0]
+            if p.loop:
+                v["pos"] %= length
+            elif v["pos"] >= length:
+                del self.voices[key]
+        return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_commands_sound_like_a_plain_per_voice_mix(seed):
+    """Starts, stops, gain and pitch changes, one-shots ending, modern fades, blocks
+    whose only commands are gain changes (written into the rows in place): the
+    mixer against a per-voice float64 reference."""
+    rng = np.random.default_rng(seed)
+    sounds = []
+    for i in range(6):
+        frames = rng.uniform(-0.5, 0.5, (int(rng.integers(200, 3000)), 1 + i % 2))
+        sounds.append(sound(f"r{i}", frames.astype(np.float32)))
+    mixer, ref = Mixer(RATE, 256), ReferenceMixer()
+    live: dict[int, VoiceParams] = {}
+    next_key = 1
+    for _block in range(120):
+        for _ in range(int(rng.integers(0, 4))):
+            action = rng.integers(0, 4)
+            if action == 0 or not live:
+                p = params(gl=float(rng.uniform(0, 1)), gr=float(rng.uniform(0, 1)),
+                           step=float(rng.choice([1.0, 0.5, 0.77])), loop=bool(rng.integers(0, 2)),
+                           ramp=bool(rng.integers(0, 2)))
+                snd = sounds[int(rng.integers(0, len(sounds)))]
+                mixer.start(next_key, snd, p)
+                ref.start(next_key, snd, p)
+                live[next_key] = p
+                next_key += 1
+            elif action == 1:
+                key = int(rng.choice(list(live)))
+                mixer.stop(key)
+                ref.stop(key)
+                del live[key]
+            else:
+                key = int(rng.choice(list(live)))
+                p = live[key]._replace(gain_left=float(rng.uniform(0, 1)),
+                                       gain_right=float(rng.uniform(0, 1)))
+                if action == 3 and rng.integers(0, 4) == 0:
+                    p = p._replace(step=float(rng.choice([1.0, 0.6])))
+                mixer.set(key, p)
+                ref.set(key, p)
+                live[key] = p
+        got = mixer.render(256).astype(np.float64)
+        assert np.allclose(got, ref.render(256), atol=2e-4), _block
+
+
+def test_gain_changes_alone_are_written_in_place_and_ramp_block_after_block():
+    """A game moving its voices: only gain ``set``s, every block. The rows are not laid
+    out again, and each modern change ramps from where the last one ended."""
+    snd = sound("one", np.ones(10_000, dtype=np.float32))
+    mixer = Mixer(RATE, 100)
+    start(mixer, snd, key=1, gl=0.2, gr=0.2, ramp=True, loop=True)
+    start(mixer, snd, key=2, gl=0.1, gr=0.1, loop=True)
+    mixer.render(100)
+    rows = mixer._voices
+    ramp = np.arange(1, 101) / 100
+    for before, after in ((0.2, 0.6), (0.6, 0.3), (0.3, 0.3)):
+        mixer.set(1, params(gl=after, gr=after, ramp=True, loop=True))
+        mixer.set(2, params(gl=0.5, gr=0.5, loop=True))  # retail: at once
+        out = mixer.render(100)[:, 0]
+        assert mixer._voices is rows  # no layout
+        assert np.allclose(out, before + (after - before) * ramp + 0.5, atol=1e-6)
