@@ -40,6 +40,7 @@ from soundscape.audio import resample
 from soundscape.audio.decoders import CHUNK_FRAMES, open_decoder
 from soundscape.audio.mixer_store import SampleStore
 from soundscape.audio.sounds import STREAM_THRESHOLD_S, StreamedSound
+from soundscape.errors import SoundscapeError
 
 __all__ = ["STREAM_RING_S", "STREAM_THRESHOLD_S", "StreamRing", "StreamedSound", "Streams",
            "is_streamed"]
@@ -83,6 +84,8 @@ class StreamRing:
         self.underrun = False
         self.done = False
         self.error: str | None = None
+        self.failed = False
+        """The file could not be decoded on (``error``); logged once by ``collect``."""
         self._lock = threading.Lock()
         self._decoder: Any = open_decoder(sound.path)
         self._convert = sound.sample_rate_hz != self._decoder.sample_rate_hz
@@ -121,8 +124,11 @@ class StreamRing:
                     piece = self._next(limit - self.written)
                     self._put(piece)
             except Exception as error:  # noqa: BLE001 - a broken file: silence from here
-                self.error = f"{type(error).__name__}: {error}"
+                self.error = str(error) if isinstance(error, SoundscapeError) else \
+                    f"{type(error).__name__}: {error}"
                 self.done = True
+                self.underrun = True  # its silence is the error's, not the feeder's
+                self.failed = True
 
     def _next(self, want: int) -> np.ndarray:
         """The next frames of the voice (at most ``want``, at least one)."""
@@ -229,7 +235,13 @@ class Streams:
         self._wake.set()
 
     def collect(self, events: Any = None) -> None:
-        """Phase PUBLISH: release finished rings' blocks; log each underrun once."""
+        """Phase PUBLISH: release finished rings' blocks; log each underrun once, and a
+        file that broke mid-stream once as ``bad_sound``."""
+        for ring in list(self._active.values()) + list(self._finished):
+            if ring.failed and events is not None:
+                ring.failed = False
+                events.emit("mixer", "bad_sound", sound=ring.sound.name, voice=ring.voice,
+                            reason=f"streamed file stopped decoding: {ring.error}")
         while self._finished:
             ring = self._finished.popleft()
             ring.close()

@@ -48,6 +48,7 @@ def render(folder, streamed: bool, script, seconds: float = 6.0, **settings):
         events = [(r["tick"], r["source"], r["event"], r.get("sound")) for r in ctx.events.records
                   if r["event"] in ("start", "end", "stop", "stream_underrun")]
         state["used"] = ctx.sounds.store.used
+        state["events"] = list(ctx.events.records)
         state["sound"] = ctx.sounds.get(next(iter(ctx.sounds.names()))) if ctx.sounds.names() \
             else None
         return ctx.mixer.backend.audio().copy(), kinds, events, state
@@ -182,3 +183,21 @@ def test_the_feeder_thread_fills_rings_off_the_game_thread(folder):
         renders.append(np.concatenate(out))
     assert not mixer.streams.underruns
     assert np.abs(renders[0]).max() > 0.1 and same_bits(renders[0], renders[1])
+
+
+def test_a_file_that_breaks_mid_stream_goes_silent_with_one_bad_sound(folder):
+    data = bytearray((folder / "song.flac").read_bytes())
+    data[len(data) // 2 :] = bytes(len(data) - len(data) // 2)  # the second half zeroed
+    (folder / "broken.flac").write_bytes(bytes(data))
+
+    def play(ctx, tick, state):
+        if tick == 0:
+            bank = ensure_bank(ctx, "modern")
+            assert bank.play(bank.acquire(sound="broken.flac"), "broken.flac", volume=1.0)
+
+    audio, _, events, state = render(folder, True, play, seconds=3.0)
+    plugin_events = state["events"]
+    bad = [e for e in plugin_events if e["event"] == "bad_sound"]
+    assert len(bad) == 1 and "broken.flac" in bad[0]["reason"] and bad[0]["source"] == "mixer"
+    assert not [e for e in events if e[2] == "stream_underrun"]
+    assert np.abs(audio[:24_000]).max() > 0.1 and not np.any(audio[-48_000:])
