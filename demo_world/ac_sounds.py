@@ -134,16 +134,16 @@ def frog() -> np.ndarray:
 BED_LOOPS: dict[str, Callable[[], np.ndarray]] = {
     "ac_grass_wind": lambda: _wind(101, low_hz=80.0, high_hz=3_000.0, tilt=1.0,
                                    cutoff_hz=(250.0, 1_800.0), level=(0.3, 1.0), sway=0.6,
-                                   peak=0.45),
+                                   peak=0.6),
     "ac_forest_rustle": lambda: _wind(102, low_hz=200.0, high_hz=8_000.0, tilt=0.5,
                                       cutoff_hz=(900.0, 6_000.0), level=(0.3, 1.0),
                                       cycles=(2, 3, 5), sway=0.7, peak=0.4),
     "ac_lapping": lambda: _wind(103, low_hz=60.0, high_hz=3_000.0, tilt=1.2,
                                 cutoff_hz=(200.0, 1_600.0), level=(0.1, 1.0), cycles=(3, 4),
-                                sway=0.5, peak=0.45),
+                                sway=0.5, peak=0.7),
     "ac_deep_water": lambda: _wind(104, low_hz=30.0, high_hz=700.0, tilt=1.8,
                                    cutoff_hz=(120.0, 600.0), level=(0.4, 1.0), cycles=(1, 2),
-                                   sway=0.4, peak=0.5),
+                                   sway=0.4, peak=0.8),
     "ac_desert_wind": desert_wind,
     "ac_blizzard": lambda: _wind(107, low_hz=150.0, high_hz=9_000.0, tilt=0.3,
                                  cutoff_hz=(600.0, 7_000.0), level=(0.35, 1.0),
@@ -151,8 +151,7 @@ BED_LOOPS: dict[str, Callable[[], np.ndarray]] = {
 }
 """One ``BED_PERIOD_S`` period of each terrain bed (the constant Ambient1), a stereo loop."""
 
-AC_SOUNDS: dict[str, Callable[[], np.ndarray]] = {
-    **{name: _bed(loop) for name, loop in BED_LOOPS.items()},
+CALLS: dict[str, Callable[[], np.ndarray]] = {
     # grassland
     "ac_bird_song": lambda: song(1, 2_400, 4_200, 6),
     "ac_bird_trill": lambda: synth.fm_chirp(3_900, 3_300, 0.9, mod_hz=28.0, mod_depth=0.12,
@@ -203,6 +202,22 @@ AC_SOUNDS: dict[str, Callable[[], np.ndarray]] = {
     "ac_snow_flump": lambda: synth.swoosh(120, duration_s=0.7, f0_hz=80.0, f1_hz=900.0,
                                           peak=0.6),
     "ac_ice_tinkle": ice_tinkle,
+}
+"""The intermittent calls' recipes (peaks 0.45..0.8 before ``CALL_GAIN``)."""
+
+CALL_GAIN = 0.5
+"""The calls play 6 dB under their recipes: a call within 5 m plays at its authored
+volume (GetAttenuation's near field), and at -1 dB a thrush at full peak was louder
+than the village's music."""
+
+
+def _scaled(recipe: Callable[[], np.ndarray], gain: float) -> Callable[[], np.ndarray]:
+    return lambda: (recipe() * np.float32(gain)).astype(np.float32)
+
+
+AC_SOUNDS: dict[str, Callable[[], np.ndarray]] = {
+    **{name: _bed(loop) for name, loop in BED_LOOPS.items()},
+    **{name: _scaled(recipe, CALL_GAIN) for name, recipe in CALLS.items()},
 }
 """The terrain ambience's recipes by sound name (the region's sound tables name them)."""
 

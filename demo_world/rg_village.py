@@ -20,7 +20,7 @@ import numpy as np
 
 from soundscape.components.redguard import RgObject, RgRope
 from soundscape.components.spatial import Position
-from soundscape.demo_world.sounds import RATE_HZ, RG_SOUNDS
+from soundscape.demo_world.sounds import RATE_HZ, RG_SOUNDS, VILLAGE_GAIN
 
 if TYPE_CHECKING:
     from soundscape.demo_world.game import DemoGame
@@ -48,7 +48,7 @@ def load_effects(runtime: object) -> None:
     """Synthesise the demo's effects as 16-bit PCM into the runtime's effect bank."""
     bank = runtime.effects  # type: ignore[attr-defined]
     for index, (recipe, base_volume) in EFFECTS.items():
-        samples = RG_SOUNDS[recipe]()
+        samples = RG_SOUNDS[recipe]() * VILLAGE_GAIN
         pcm = np.clip(np.round(samples * 32767.0), -32768, 32767).astype(np.int16)
         bank.add(index, pcm, RATE_HZ, base_volume=base_volume, loop_flag=0, source="demo effects")
 

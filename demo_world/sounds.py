@@ -19,6 +19,10 @@ from soundscape import synth
 from soundscape.demo_world.ac_sounds import AC_SOUNDS
 
 RATE_HZ = synth.DEFAULT_RATE_HZ
+VILLAGE_GAIN = 0.5
+"""The village's Oni and Redguard sounds (music, dialogue, forge, waterfall, effects) play
+6 dB under their recipes' peaks: together they used to reach full scale, and the
+village now sits near the terrains' loudness instead of 10 LU over it."""
 
 
 def _seq(*parts: np.ndarray, gap_s: float = 0.0) -> np.ndarray:
@@ -101,8 +105,10 @@ def rendered(name: str) -> np.ndarray:
     """The samples of an AC or Oni sound, synthesised on first use and then reused."""
     samples = _RENDERED.get(name)
     if samples is None:
-        recipe = AC_SOUNDS.get(name) or ONI_SOUNDS[name]
-        samples = np.asarray(recipe(), dtype=np.float32)
+        if name in AC_SOUNDS:
+            samples = np.asarray(AC_SOUNDS[name](), dtype=np.float32)
+        else:
+            samples = np.asarray(ONI_SOUNDS[name]() * np.float32(VILLAGE_GAIN), dtype=np.float32)
         samples.setflags(write=False)
         _RENDERED[name] = samples
     return samples
