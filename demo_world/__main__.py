@@ -108,9 +108,8 @@ def run_headless_tour(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     result = run_tour(seconds, args.out, args.seed, progress=not args.quiet, png=not args.no_png)
-    print(f"tour: {seconds:g} s of game time in {result.wall_s:.2f} s "
-          f"({result.speed_x:.1f}x real time, {result.tick_ms:.3f} ms a tick)")
-    for path in (result.wav_path, result.events_path, result.png_path):
+    print(result.summary())
+    for path in (result.wav_path, result.events_path, result.png_path, result.sound_png_path):
         if path is not None:
             print(f"  wrote {path}")
     if result.missing:

@@ -9,8 +9,13 @@ so it runs as fast as the CPU allows. It writes into ``out_dir``:
 * ``tour.png``: one frame with the overlay on, drawn headless through EGL at
   ``png_at_s`` (default: at the waterfall behind the palisade, where rays,
   walls and bearings all show);
+* ``tour_sound.png``: the walk's soundscape: a spectrogram of the mix, the left
+  and right loudness over time and the route's stops marked
+  (``soundscape.demo_world.sound_png``);
 
-and a progress bar on stderr.
+and a progress bar on stderr. The result carries the mix's integrated loudness
+(BS.1770-style, K-weighted and gated) and true peak, and the master limiter's deepest
+gain reduction.
 """
 
 from __future__ import annotations
@@ -23,10 +28,13 @@ from pathlib import Path
 import numpy as np
 
 from soundscape.ac.sounds import ConstantSound
+from soundscape.audio.loudness import integrated_lufs, true_peak_dbfs
 from soundscape.demo_world.audio_out import AudioRecorder
 from soundscape.demo_world.game import TICK_S, DemoGame
 from soundscape.demo_world.progress import ProgressBar
 from soundscape.demo_world.route import ROUTE, Autopilot, route_for
+from soundscape.demo_world.sound_png import Place
+from soundscape.overlay.style import terrain_colour
 
 DEFAULT_SECONDS = 240.0
 PNG_LABEL = "behind the palisade"
@@ -50,6 +58,13 @@ class TourResult:
     sample_rate_hz: int = 0
     audio: np.ndarray | None = None
     missing: list[str] = field(default_factory=list)
+    loudness_lufs: float = -math.inf
+    """The whole mix's integrated loudness (``soundscape.audio.loudness``)."""
+    true_peak_dbtp: float = -math.inf
+    limiter_reduction_db: float | None = None
+    """The master limiter's deepest gain reduction (None: no limiter)."""
+    sound_png_path: Path | None = None
+    sound_png_frame: np.ndarray | None = None
 
     @property
     def speed_x(self) -> float:
@@ -60,6 +75,21 @@ class TourResult:
     def tick_ms(self) -> float:
         """The plugin's mean cost per tick (game step, no drawing), milliseconds."""
         return 1000.0 * self.plugin_s / max(self.ticks, 1)
+
+    def summary(self) -> str:
+        """The tour's summary line: time, speed, loudness, true peak, limiting."""
+        line = (f"tour: {self.seconds:g} s of game time in {self.wall_s:.2f} s "
+                f"({self.speed_x:.1f}x real time, {self.tick_ms:.3f} ms a tick)")
+        if self.audio_measured:
+            line += (f"; loudness {self.loudness_lufs:.1f} LUFS integrated (BS.1770), "
+                     f"true peak {self.true_peak_dbtp:.1f} dBTP")
+            if self.limiter_reduction_db is not None:
+                line += f", limiter up to {self.limiter_reduction_db:.1f} dB"
+        return line
+
+    @property
+    def audio_measured(self) -> bool:
+        return self.wav_path is not None
 
 
 def voices(game: DemoGame) -> dict[str, float]:
@@ -111,6 +141,40 @@ def _listen(game: DemoGame, label: str) -> None:
                          outdoors=game.listener.outdoors, voices=voices(game), beds=beds(game))
 
 
+PLACE_TICKS = 30
+"""How often (ticks) the tour notes the terrain under the listener for ``tour_sound.png``."""
+
+
+def _place(game: DemoGame, t_s: float) -> Place:
+    pos = game.position
+    terrain = game.terrain.cell_terrain(pos.x_m, pos.z_m)
+    rgb = terrain_colour(terrain) if terrain is not None else terrain_colour(-1)
+    return Place(t_s, rgb, bool(game.listener.outdoors))
+
+
+def _measure(game: DemoGame, result: TourResult, audio: np.ndarray) -> None:
+    """Integrated loudness, true peak and the limiter's deepest reduction of the mix."""
+    rate = result.sample_rate_hz
+    result.loudness_lufs = integrated_lufs(audio, rate)
+    result.true_peak_dbtp = true_peak_dbfs(audio, rate)
+    limiter = game.ctx.mixer.limiter if game.ctx.has("mixer") else None
+    result.limiter_reduction_db = limiter.max_reduction_db if limiter is not None else None
+
+
+def _sound_png(result: TourResult, audio: np.ndarray, pilot: Autopilot, places: list[Place],
+               out_dir: Path) -> None:
+    from soundscape.demo_world.sound_png import Mark, write_sound_png
+
+    marks = [Mark(seg.start_s, seg.a.label) for seg in pilot.segments if seg.b is None]
+    title = (f"the tour's soundscape: {result.seconds:g} s, integrated "
+             f"{result.loudness_lufs:.1f} LUFS, true peak {result.true_peak_dbtp:.1f} dBTP; "
+             f"left and right loudness (400 ms) under the spectrogram, the terrain between")
+    result.sound_png_path = out_dir / "tour_sound.png"
+    result.sound_png_frame = write_sound_png(result.sound_png_path, audio,
+                                             result.sample_rate_hz, result.seconds, marks,
+                                             places, title)
+
+
 def png_time(pilot: Autopilot, label: str = PNG_LABEL) -> float:
     """The middle of the named dwell (the last tick if the route has none)."""
     for seg in pilot.segments:
@@ -158,6 +222,7 @@ def _walk(game: DemoGame, pilot: Autopilot, out_dir: Path, events_path: Path, pr
     listen_ticks = {int((seg.start_s + seg.end_s) / 2 / TICK_S): seg.a.label
                     for seg in pilot.segments if seg.b is None}
     last_note = ""
+    places: list[Place] = []
     started = time.perf_counter()
     for tick in range(ticks):
         x, z, heading = pilot.place(tick * TICK_S)
@@ -174,6 +239,8 @@ def _walk(game: DemoGame, pilot: Autopilot, out_dir: Path, events_path: Path, pr
                                  outdoors=game.listener.outdoors)
         if tick in listen_ticks:
             _listen(game, listen_ticks[tick])
+        if tick % PLACE_TICKS == 0:
+            places.append(_place(game, tick * TICK_S))
         if png and tick == png_tick:
             from soundscape.demo_world.capture import capture_png
 
@@ -187,6 +254,9 @@ def _walk(game: DemoGame, pilot: Autopilot, out_dir: Path, events_path: Path, pr
     if audio is not None:
         result.wav_path = out_dir / "tour.wav"
         recorder.write(result.wav_path, audio)
+        _measure(game, result, audio)
+        if png:
+            _sound_png(result, audio, pilot, places, out_dir)
         if keep_audio:
             result.audio = audio
     result.wall_s = time.perf_counter() - started

@@ -20,7 +20,8 @@ def test_headless_tour_writes_files_and_a_progress_bar(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "100%" in captured.err and "[" in captured.err
     assert "x real time" in captured.out
-    for name in ("tour.wav", "events.jsonl", "tour.png"):
+    assert "LUFS integrated (BS.1770), true peak" in captured.out  # the summary line
+    for name in ("tour.wav", "events.jsonl", "tour.png", "tour_sound.png"):
         assert (out / name).stat().st_size > 0, name
     first = json.loads((out / "events.jsonl").read_text().splitlines()[0])
     assert {"t", "tick", "source", "event"} <= set(first)
@@ -32,6 +33,7 @@ def test_same_seed_same_tour(tmp_path):
                      "--no-png"]) == 0
     assert (tmp_path / "a" / "tour.wav").read_bytes() == (tmp_path / "b" / "tour.wav").read_bytes()
     assert not (tmp_path / "a" / "tour.png").exists()
+    assert not (tmp_path / "a" / "tour_sound.png").exists()
 
 
 def test_auto_without_a_display_runs_the_tour_into_out(tmp_path, monkeypatch, capsys):

@@ -8,14 +8,18 @@ holds positioned calls on both sides in every 30 s. One tour is shared by the mo
 from __future__ import annotations
 
 import json
+import re
+import struct
 from collections import defaultdict
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from soundscape.ac.region_toml import load_region
 from soundscape.audio.limiter import CEILING_DBFS
-from soundscape.audio.loudness import true_peak_dbfs
+from soundscape.audio.loudness import integrated_lufs, momentary_lufs, true_peak_dbfs
+from soundscape.demo_world import sound_png
 from soundscape.demo_world.ac_sounds import (
     AC_SOUNDS,
     BED_LOOPS,
@@ -27,6 +31,7 @@ from soundscape.demo_world.population import data_path
 from soundscape.demo_world.sounds import RATE_HZ
 from soundscape.demo_world.tour import DEFAULT_SECONDS, run_tour
 from soundscape.demo_world.world import TERRAIN_IDS
+from soundscape.overlay.style import terrain_colour
 
 SEED = 0
 WINDOW_S = 30.0
@@ -213,3 +218,87 @@ def test_the_master_limiter_holds_the_tour_under_minus_1_dbtp(tour):
     assert audio is not None and audio.shape[0] == int(240 * result.sample_rate_hz)
     assert float(np.abs(audio).max()) <= 10 ** (CEILING_DBFS / 20) * (1 + 1e-6)
     assert true_peak_dbfs(audio, result.sample_rate_hz) <= -1.0
+
+
+def test_the_left_right_balance_moves_after_the_village(tour):
+    """From 75 s on the balance used to stay put (centred beds, rare calls): now it leans
+    3 dB or more to either side in turn (400 ms K-weighted loudness of each side)."""
+    result, _events = tour
+    times, lufs = momentary_lufs(result.audio, result.sample_rate_hz)
+    walk = (times > 75.0) & np.isfinite(lufs).all(axis=1)
+    balance = lufs[walk, 0] - lufs[walk, 1]
+    assert np.percentile(balance, 5) < -3.0 < 3.0 < np.percentile(balance, 95)
+    # and the beds themselves carry it: the balance also swings in the quiet between calls
+    quiet = walk & (lufs.max(axis=1) < np.percentile(lufs[walk].max(axis=1), 30))
+    assert np.ptp(lufs[quiet, 0] - lufs[quiet, 1]) > 3.0
+
+
+def test_summary_line_reports_the_integrated_loudness(tour):
+    result, _events = tour
+    assert result.loudness_lufs == pytest.approx(
+        integrated_lufs(result.audio, result.sample_rate_hz), abs=1e-9)
+    assert -26.0 < result.loudness_lufs < -12.0  # a mix you hear, not one that shouts
+    assert result.true_peak_dbtp <= -1.0
+    line = result.summary()
+    assert line.startswith("tour: 240 s of game time in ")
+    assert f"loudness {result.loudness_lufs:.1f} LUFS integrated (BS.1770)" in line
+    assert f"true peak {result.true_peak_dbtp:.1f} dBTP" in line
+    assert result.limiter_reduction_db is not None and "limiter up to" in line
+
+
+def _count(frame, colour, rows, cols, tolerance=40):
+    patch = frame[rows, cols, :3].astype(int)
+    return int((np.abs(patch - np.array(colour)) <= tolerance).all(axis=2).sum())
+
+
+def test_tour_sound_png_shows_spectrogram_loudness_terrain_and_stops(tour):
+    result, _events = tour
+    path, frame = result.sound_png_path, result.sound_png_frame
+    assert path == result.out_dir / "tour_sound.png"
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert frame.shape == (sound_png.SIZE[1], sound_png.SIZE[0], 4)  # rows bottom-up (GL)
+    width = sound_png.SIZE[0]
+    plot = slice(sound_png.LEFT_PX + 2, width - sound_png.RIGHT_PX - 2)
+    spec = frame[slice(*sound_png.SPECTRUM_Y), plot, :3].astype(float)
+    # The spectrogram: many colours, brighter low than high (wind, water, music), and
+    # the calls' band (2-5 kHz) lit somewhere in every terrain's part of the walk.
+    assert len(np.unique(spec.reshape(-1, 3), axis=0)) > 500
+    rows = spec.shape[0]
+    assert spec[: rows // 3].mean() > spec[-rows // 6:].mean()
+    # The left and right loudness curves, each drawn across the whole walk.
+    loud = slice(*sound_png.LOUDNESS_Y)
+    for colour in (sound_png.LEFT_COLOUR, sound_png.RIGHT_COLOUR):
+        cols = frame[loud, plot, :3].astype(int)
+        hit = (np.abs(cols - np.array(colour)) <= 40).all(axis=2).any(axis=0)
+        assert hit.mean() > 0.8, colour
+    # The terrain strip walks through every terrain's colour.
+    strip = frame[sum(sound_png.TERRAIN_Y) // 2, plot, :3].astype(int)
+    for terrain in TERRAIN_IDS.values():
+        assert (np.abs(strip - np.array(terrain_colour(terrain))) <= 8).all(axis=1).any(), terrain
+
+    # Every stop is marked: a light line through the loudness panel at its time.
+    def x_of(t_s):
+        return int(round(sound_png.LEFT_PX + (width - sound_png.LEFT_PX - sound_png.RIGHT_PX)
+                         * t_s / result.seconds))
+
+    stops = [e for e in _events if e["source"] == "tour" and e["event"] == "waypoint"
+             and not e["label"].startswith("to ")]
+    assert len(stops) >= 10
+    for stop in stops:
+        x = x_of(stop["t"])
+        column = frame[sound_png.LOUDNESS_Y[0] + 5: sound_png.LOUDNESS_Y[1] - 5,
+                       x - 1: x + 2, :3].astype(int)
+        light = (column > 110).all(axis=2).any(axis=1)  # grey-white: not a curve, not grid
+        assert light.mean() > 0.8, stop["label"]
+
+
+def test_readme_shows_tour_sound_png_beside_tour_png():
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text()
+    pair = re.search(r'<img src="docs/images/tour.png"[^>]*>\s*'
+                     r'<img src="docs/images/tour_sound.png"[^>]*>', readme)
+    assert pair is not None
+    for name in ("tour.png", "tour_sound.png"):
+        head = (root / "docs" / "images" / name).read_bytes()[:24]
+        assert head[:8] == b"\x89PNG\r\n\x1a\n"
+        assert struct.unpack(">II", head[16:24]) == (1280, 720), name
