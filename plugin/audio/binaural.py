@@ -131,13 +131,16 @@ class Binaural:
         self._down = self.pole ** k
         self._carry = self.pole ** (k + 1)
         chunks = -(-self.block // self._chunk)
-        self._v = np.zeros((2, chunks * self._chunk))
-        self._x_prev = np.zeros(2)
-        self._y_prev = np.zeros(2)
+        self._v = np.zeros(chunks * self._chunk, dtype=np.complex128)
+        self._x_prev = 0j
+        self._y_prev = 0j
+        self._pairs = np.zeros((2, self.block), dtype=np.float32)
         self._keys: list[object] = []
         self._w = np.zeros((2, 2, 0), dtype=np.float32)
         self._az: np.ndarray | None = None
         self._g: np.ndarray | None = None
+        self._az_given: object = None
+        self._g_given: object = None
         self._rows2 = np.zeros(0, dtype=np.intp)
         self._starts2 = np.zeros(0, dtype=np.intp)
         self._ramps: dict[int, np.ndarray] = {}
@@ -162,8 +165,8 @@ class Binaural:
         self._z[:] = 0.0
         self._keys, self._w = [], np.zeros((2, 2, 0), dtype=np.float32)
         self._az = self._g = None
-        self._x_prev[:] = 0.0
-        self._y_prev[:] = 0.0
+        self._az_given = self._g_given = None
+        self._x_prev = self._y_prev = 0j
 
     def _relayout(self, keys: list[object]) -> None:
         """Keep each voice's history and weights when the rows are laid out anew
@@ -181,6 +184,7 @@ class Binaural:
                 weights[:, :, row] = self._w[:, :, was]
         self._keys, self._w = list(keys), weights
         self._az = self._g = None
+        self._az_given = self._g_given = None
 
     @staticmethod
     def _weights(alpha: np.ndarray, gain: np.ndarray) -> np.ndarray:
@@ -192,6 +196,9 @@ class Binaural:
     def _prepare(self, azimuth_rad: np.ndarray, gain: np.ndarray) -> np.ndarray | None:
         """Work out the ears' delays and weights when the directions or gains change;
         the weights' change to ramp across this block, or None."""
+        if azimuth_rad is self._az_given and gain is self._g_given:
+            return None  # the caller's very arrays: nothing changed
+        self._az_given, self._g_given = azimuth_rad, gain
         az = np.asarray(azimuth_rad, dtype=np.float64)
         g = np.asarray(gain, dtype=np.float64)
         if (self._az is not None and self._g is not None and np.array_equal(az, self._az)
@@ -220,15 +227,13 @@ class Binaural:
         """
         if keys != self._keys:
             self._relayout(keys)
-        lp_in = self._lp_in[:, :n]
-        if keys:
-            self._ears(samples, azimuth_rad, gain, n, out, lp_in)
-        else:
-            lp_in[:] = 0.0  # the filters ring out
-        out += self._lowpass(lp_in, n)  # float64 to the float32 mix
+        # with no voice the filters ring out on silence
+        lp_in = self._ears(samples, azimuth_rad, gain, n, out) if keys else self._lp_in[:, :n]
+        self._lowpass(lp_in, n, out)
 
     def _ears(self, samples: np.ndarray, azimuth_rad: np.ndarray, gain: np.ndarray, n: int,
-              out: np.ndarray, lp_in: np.ndarray) -> None:
+              out: np.ndarray) -> np.ndarray:
+        """Add both ears' straight parts to ``out``; their shadowed parts (2, n)."""
         v, h = len(self._keys), self.history
         z = self._z[:v]
         z[:, h:h + n] = samples[:v, :n]
@@ -245,8 +250,8 @@ class Binaural:
             sums += d
             self._w += change
         out += sums[:, 0]
-        lp_in[:] = sums[:, 1]
         z[:, :h] = z[:, n:n + h]  # the last frames, for the next block's delays
+        return sums[:, 1]
 
     def _ramp(self, n: int) -> np.ndarray:
         ramp = self._ramps.get(n)
@@ -254,30 +259,33 @@ class Binaural:
             ramp = self._ramps[n] = np.arange(1, n + 1, dtype=np.float32) / np.float32(n)
         return ramp
 
-    def _lowpass(self, x: np.ndarray, n: int) -> np.ndarray:
-        """Both ears' first-order low-pass of ``x`` (2, n), state carried across blocks.
+    def _lowpass(self, x: np.ndarray, n: int, out: np.ndarray) -> None:
+        """Add both ears' first-order low-pass of ``x`` (2, n) to ``out``, state carried.
 
-        ``y = b0 (x + x[-1]) + p y[-1]``, in float64 chunks short enough that
-        ``p^-chunk`` stays below 1e250 (a whole block at 22 kHz and up): within a
-        chunk ``y = p^k cumsum(p^-k v)`` (each output is led by its latest terms, so
-        it keeps float64's relative precision), then each chunk gets the state the
-        one before left.
+        ``y = b0 (x + x[-1]) + p y[-1]``, the two ears as one complex signal (left
+        real, right imaginary: one sequential sum instead of two), in float64 chunks
+        short enough that ``p^-chunk`` stays below 1e250 (a whole block at 22 kHz and
+        up): within a chunk ``y = p^k cumsum(p^-k v)`` (each output is led by its
+        latest terms, so it keeps float64's relative precision), then each chunk gets
+        the state the one before left.
         """
         size = self._chunk
         chunks = -(-n // size)
-        v = self._v[:, :chunks * size]
-        v[:, n:] = 0.0
-        np.add(x[:, 1:n], x[:, :n - 1], out=v[:, 1:n])
-        v[:, 0] = x[:, 0] + self._x_prev
-        self._x_prev = x[:, n - 1].astype(np.float64)
-        local = v.reshape(2, chunks, size)
+        v = self._v[:chunks * size]
+        v[n:] = 0.0
+        pairs = self._pairs[:, :n - 1]
+        np.add(x[:, 1:n], x[:, :n - 1], out=pairs)
+        v.real[1:n] = pairs[0]
+        v.imag[1:n] = pairs[1]
+        # the first frame's pair, and the state the last block left (y[0] = b0 v[0] + p y[-1])
+        v[0] = complex(x[0, 0], x[1, 0]) + self._x_prev + self.pole / self.b0 * self._y_prev
+        self._x_prev = complex(x[0, n - 1], x[1, n - 1])
+        local = v.reshape(chunks, size)
         local *= self._up  # b0 p^-k
-        np.cumsum(local, axis=2, out=local)
+        np.cumsum(local, axis=1, out=local)
         local *= self._down
-        state = self._y_prev
-        for c in range(chunks):
-            local[:, c] += state[:, None] * self._carry
-            state = local[:, c, -1].copy()
-        y = v[:, :n]
-        self._y_prev = y[:, n - 1].copy()
-        return y
+        for c in range(1, chunks):  # (one chunk a block at 22 kHz and up)
+            local[c] += complex(local[c - 1, -1]) * self._carry
+        self._y_prev = complex(v[n - 1])
+        out[0] += v.real[:n]
+        out[1] += v.imag[:n]

@@ -140,3 +140,21 @@ def test_silence_after_sound_rings_out():
         out[:] = 0.0
         head.mix(np.zeros((0, BLOCK), np.float32), [], np.zeros(0), np.zeros(0), BLOCK, out)
     assert np.isfinite(out).all() and np.abs(out).max() < 1e-6
+
+
+@pytest.mark.parametrize("rate", [48_000, 8_000])
+def test_the_ears_low_pass_is_the_first_order_recursion(rate):
+    """The chunked complex cumsum equals y = b0 (x + x[-1]) + p y[-1] run sample by
+    sample, across blocks (at 8 kHz a block is two chunks)."""
+    head = Binaural(rate, BLOCK)
+    x = np.random.default_rng(6).standard_normal((2, 3 * BLOCK)).astype(np.float32)
+    got = np.zeros((2, 3 * BLOCK), np.float32)
+    for i in range(0, 3 * BLOCK, BLOCK):
+        head._lowpass(x[:, i:i + BLOCK], BLOCK, got[:, i:i + BLOCK])
+    want = np.zeros((2, 3 * BLOCK))
+    xp = yp = np.zeros(2)
+    for t in range(3 * BLOCK):
+        yp = head.b0 * (x[:, t] + xp) + head.pole * yp
+        xp = x[:, t].astype(np.float64)
+        want[:, t] = yp
+    np.testing.assert_allclose(got, want, atol=1e-5)
