@@ -14,6 +14,7 @@ import esper
 
 from soundscape.components.occlusion import Wall
 from soundscape.demo_world import runtimes
+from soundscape.demo_world.rooms import setup_rooms
 from soundscape.demo_world.runtimes import data_path
 from soundscape.demo_world.sounds import synthesize
 from soundscape.demo_world.spatial import SpatialShow
@@ -62,4 +63,6 @@ def populate(game: DemoGame) -> Population:
         setup(game, population)
     if ctx.has("emitters"):
         population.spatial = SpatialShow(game)
+    if ctx.has("rooms"):
+        setup_rooms(game, population)
     return population

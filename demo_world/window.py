@@ -2,7 +2,8 @@
 
 Keys: W/S or up/down walk, A/D or left/right step sideways, Q/E or the mouse
 turn, the wheel zooms, F1 toggles the overlay, M mutes, + and - move the AC
-ambient slider, T lights or snuffs the torch, Esc quits.
+ambient slider, T lights or snuffs the torch, H switches speakers and headphones,
+Esc quits.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ MOUSE_TURN_RAD_PER_PX = 0.006
 SLIDER_STEP = 0.1
 CAPTION = "soundscape demo: Asheron's Call land, Oni village, Redguard torch"
 HELP = ("WASD/arrows walk, Q/E or mouse turn, wheel zoom, F1 overlay, M mute, +/- ambient, "
-        "T torch, Esc quit")
+        "T torch, H headphones, Esc quit")
 
 
 def sound_status(game: DemoGame) -> str:
@@ -74,6 +75,12 @@ class DemoWindow(pyglet.window.Window):
             self._slider(1 if symbol in (key.PLUS, key.EQUAL, key.NUM_ADD) else -1)
         elif symbol == key.T:
             self.message = self.game.toggle_torch()
+        elif symbol == key.H:
+            if ctx.has("rooms"):
+                output = ctx.rooms.toggle_output()
+                self.message = f"{output} (H switches)"
+            else:
+                self.message = "no rooms feature: no headphone output"
         return None
 
     def _slider(self, direction: int) -> None:
