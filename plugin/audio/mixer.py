@@ -384,11 +384,17 @@ class Mixer:
         if rows.gains is None:
             rows.gains = gain_matrices(rows.g0l, rows.g0r, rows.mono_mask, rows.stereo_runs, f)
         weigh_all(rows.gains, sl, sr, n, acc, scratch)
-        if not rows.ramping:
+        lo, hi = rows.ramp_lo, rows.ramp_hi
+        if not rows.ramping or hi <= lo:
             return
-        deltas = gain_matrices(rows.g1l - rows.g0l, rows.g1r - rows.g0r, rows.mono_mask,
-                               rows.stereo_runs, f)
-        change = weigh_all(deltas, sl, sr, n, self._acc[2:4, :n], scratch)
+        # only ramped (modern) rows move inside a block, and they are one slice
+        mono, d_right = rows.delta_buf, rows.delta_r
+        np.subtract(rows.g1l[lo:hi], rows.g0l[lo:hi], out=mono[0])
+        np.subtract(rows.g1r[lo:hi], rows.g0r[lo:hi], out=d_right)
+        np.multiply(d_right, rows.mono_mask[lo:hi], out=mono[1])
+        stereo = [(a, b, d_right[None, a:b]) for a, b in rows.ramp_runs]
+        change = weigh_all((mono, stereo), rows.sl[lo:hi], rows.sr[lo:hi], n,
+                           self._acc[2:4, :n], scratch)
         change *= self._ramp(n)
         acc += change
 

@@ -17,6 +17,31 @@ import numpy as np
 
 from soundscape.audio.mixer_sum import MILES_FULL_SCALE, Gains, stereo_runs
 
+Kind = tuple[bool, bool, bool, bool]
+"""A row's kind: (Miles integer path, resampled, stereo, ramped gains)."""
+
+
+def kind_of(voice: Any) -> Kind:
+    """The kind of row ``voice`` needs."""
+    spec = voice.spec
+    miles = spec.miles is not None
+    return (miles, spec.step != 1.0 or voice.cur_f != 0.0, voice.seg.stereo,
+            bool(spec.ramp) and not miles)
+
+
+def row_order(voice: Any) -> tuple[int, int, int]:
+    """Where ``voice``'s row goes. Float rows: own-rate steady, own-rate ramped,
+    resampled ramped mono, resampled ramped stereo, resampled steady stereo,
+    resampled steady mono; then Miles rows: own-rate, resampled mono, resampled
+    stereo. So the resampled stereo rows are one slice, and so are the ramped rows
+    (the only ones whose gains may move inside a block: ``modern``)."""
+    miles, resampled, stereo, ramp = kind_of(voice)
+    if miles:
+        return (2, resampled, stereo)
+    if not resampled:
+        return (0, ramp, stereo)
+    return (1, 0, stereo) if ramp else (1, 1, not stereo)
+
 
 class Rows:
     """The per-row state and sample buffers of the voices being rendered.
@@ -29,6 +54,8 @@ class Rows:
     def __init__(self, block_frames: int, capacity: int) -> None:
         self.block_frames = int(block_frames)
         self.ar64 = np.arange(self.block_frames, dtype=np.int64)
+        self._steps: dict[float, np.ndarray] = {}
+        """step -> its row of ``stepar`` (the same for every layout)."""
         self.alloc(capacity)
         self.layout([])
 
@@ -43,31 +70,32 @@ class Rows:
         self.idx = np.zeros(shape, dtype=np.intp)  # take() would convert anything else
         self.idx32 = np.zeros(shape, dtype=np.int32)  # float32 -> int32 casts are SIMD
         self.whole = np.zeros(shape, dtype=np.float32)
+        self.stepar_buf = np.zeros(shape, dtype=np.float32)
 
     def layout(self, voices: list[Any]) -> None:
-        """Sort ``voices`` in place (float rows, then Miles rows; each: own-rate mono,
-        own-rate stereo, resampled mono, resampled stereo) and lay their state out.
+        """Sort ``voices`` in place (``row_order``) and lay their state out.
 
         A voice has ``spec`` (a ``VoiceSpec``), ``seg`` (its ``Segment``), the cursor
         ``cur_i``/``cur_f``, the gains it had ``g_left``/``g_right`` and its ``fate``.
         """
-        def group(v: Any) -> tuple[bool, bool, bool]:
-            interp = v.spec.step != 1.0 or v.cur_f != 0.0
-            return (v.spec.miles is not None, interp, v.seg.stereo)
-
-        voices.sort(key=group)
+        voices.sort(key=row_order)
         n = self.count = len(voices)
         if n > self.cap:
             self.alloc(max(n, 2 * self.cap))
-        keys = [group(v) for v in voices]
+        keys = [kind_of(v) for v in voices]
         self.n_float = sum(1 for k in keys if not k[0])
         # per kind (float, Miles): (first row, first resampled, first resampled stereo, end)
-        self.kinds: list[tuple[int, int, int, int, bool]] = []
+        # per part (float, Miles): (first row, first resampled, the resampled stereo
+        # rows' start and end, end, Miles)
+        self.kinds: list[tuple[int, int, int, int, int, bool]] = []
         for miles, lo, hi in ((False, 0, self.n_float), (True, self.n_float, n)):
             if hi > lo:
                 interp = next((i for i in range(lo, hi) if keys[i][1]), hi)
-                stereo = next((i for i in range(interp, hi) if keys[i][2]), hi)
-                self.kinds.append((lo, interp, stereo, hi, miles))
+                st = [i for i in range(interp, hi) if keys[i][2]]
+                s0, s1 = (st[0], st[-1] + 1) if st else (hi, hi)
+                self.kinds.append((lo, interp, s0, s1, hi, miles))
+        ramped = [i for i in range(self.n_float) if keys[i][3]]
+        self.ramp_lo, self.ramp_hi = (ramped[0], ramped[-1] + 1) if ramped else (0, 0)
         self.stereo = np.array([v.seg.stereo for v in voices], dtype=bool)
         self.mono_mask = (~self.stereo).astype(np.float32)
         self.stereo_runs = stereo_runs(self.stereo[: self.n_float])
@@ -81,7 +109,11 @@ class Rows:
         self.step = np.array([v.spec.step for v in voices], dtype=np.float64)
         # offsets of each output frame within the block, in source frames (float32
         # offsets from a float64 cursor: at most ~1e-4 frame off at a block's end)
-        self.stepar = (self.step[:, None] * self.ar64[None, :]).astype(np.float32)
+        # only resampled rows read it; each step's row is made once
+        self.stepar = self.stepar_buf[:n]
+        for _lo, interp, _s0, _s1, hi, _miles in self.kinds:
+            for row in range(interp, hi):
+                self.stepar[row] = self._step_row(float(self.step[row]))
         self.loop = np.array([v.spec.loop for v in voices], dtype=bool)
         g1 = [(0.0, 0.0) if v.fate == "dying" else (v.spec.gain_left, v.spec.gain_right)
               for v in voices]
@@ -92,12 +124,23 @@ class Rows:
         self.ramping = bool(n) and bool(
             np.any(self.g0l != self.g1l) or np.any(self.g0r != self.g1r))
         self.gains: Gains | None = None
+        self.ramp_runs = stereo_runs(self.stereo[self.ramp_lo : self.ramp_hi])
+        self.delta_buf = np.zeros((2, self.ramp_hi - self.ramp_lo), dtype=np.float32)
+        self.delta_r = np.zeros(self.ramp_hi - self.ramp_lo, dtype=np.float32)
         factors = [v.spec.miles or (0, 0, 0, 0) for v in voices[self.n_float:]]
         m = np.array(factors, dtype=np.float32).reshape(-1, 4)
         self.miles_a = m[:, :2] / np.float32(128.0)
         self.miles_t = m[:, 2:] / np.float32(128.0)
         self.miles_outer = bool(np.any(m[:, 2:] != 128.0))
         self.recount()
+
+    def _step_row(self, step: float) -> np.ndarray:
+        row = self._steps.get(step)
+        if row is None:
+            if len(self._steps) >= 1024:
+                self._steps.clear()
+            row = self._steps[step] = (step * self.ar64).astype(np.float32)
+        return row
 
     def recount(self) -> None:
         """Output frames every row can render before it may start, end or wrap."""
@@ -119,14 +162,14 @@ class Rows:
         edges = n > self.safe_frames
         slow = self.slow_rows(n) if edges else []
         slow_set = set(slow)
-        for lo, interp, stereo, hi, _miles in self.kinds:
+        for lo, interp, s0, s1, hi, _miles in self.kinds:
             if interp > lo:
                 self.copy_rows(data, lo, interp, n, slow_set)
             if hi > interp:
-                self.resample_rows(data, interp, stereo, hi, n)
+                self.resample_rows(data, interp, s0, s1, hi, n)
         for row in slow:
             self.slow_row(data, row, n)
-        for lo, interp, _stereo, hi, miles in self.kinds:
+        for lo, interp, _s0, _s1, hi, miles in self.kinds:
             if miles:  # Redguard: 16-bit units (x 32768, exact), integers after resampling
                 scale_miles(self.sl[lo:hi, :n], self.sr[lo:hi, :n], hi - interp)
         return edges
@@ -143,7 +186,7 @@ class Rows:
             if delta:
                 sr[row, :n] = data[start + delta : start + delta + n]
 
-    def resample_rows(self, data: np.ndarray, a: int, st: int, b: int, n: int) -> None:
+    def resample_rows(self, data: np.ndarray, a: int, s0: int, s1: int, b: int, n: int) -> None:
         """Resampled rows a..b (stereo from ``st``): linear interpolation of two gathers."""
         whole, idx, frac = self.whole[a:b, :n], self.idx[a:b, :n], self.t[a:b, :n]
         np.add(self.stepar[a:b, :n], self.cur_f[a:b, None].astype(np.float32), out=frac)
@@ -157,10 +200,10 @@ class Rows:
         np.copyto(idx, idx32)
         # rows flagged slow may point anywhere: "wrap" keeps them in bounds until redone
         _lerp(data, idx, self.sl[a:b, :n], self.s1[a:b, :n], frac)
-        if b > st:
-            sidx = self.idx[st:b, :n]
-            np.add(sidx, self.delta_col[st:b], out=sidx)
-            _lerp(data, sidx, self.sr[st:b, :n], self.s1[st:b, :n], self.t[st:b, :n])
+        if s1 > s0:
+            sidx = self.idx[s0:s1, :n]
+            np.add(sidx, self.delta_col[s0:s1], out=sidx)
+            _lerp(data, sidx, self.sr[s0:s1, :n], self.s1[s0:s1, :n], self.t[s0:s1, :n])
 
     def slow_rows(self, n: int) -> list[int]:
         """Rows that start late, reach their end or wrap a loop in this block."""
