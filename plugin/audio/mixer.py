@@ -238,6 +238,8 @@ class Mixer:
                 return False
             rows.append(row)
             changes.append(params)
+            if params.lowpass_hz > 0.0:
+                self.dsp.wake()
         for row, params in zip(rows, changes, strict=True):
             voice = self._voices[row]
             voice.spec = params
