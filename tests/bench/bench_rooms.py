@@ -49,7 +49,7 @@ def interleaved(a: Callable[[], object], b: Callable[[], object], pairs: int = 4
 
 def headphone_scene() -> object:
     """``bench_mixer.scene`` with every mono voice sent through the head instead."""
-    mixer = scene(32)
+    mixer, _voices = scene(32)
     mixer.rooms = RoomMix(RATE, BLOCK)
     for voice in list(mixer._live.values()):
         if voice.seg.stereo:
@@ -63,7 +63,7 @@ def headphone_scene() -> object:
 
 
 def run() -> dict[str, float]:
-    stereo = scene(32)
+    stereo, _voices = scene(32)
     bus = ReverbBus(RATE)
     bus.configure(1, PRESETS["room"])
     bus.listen(1)
