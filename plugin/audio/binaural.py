@@ -216,8 +216,9 @@ class Binaural:
         return change if change.any() else None
 
     def mix(self, samples: np.ndarray, keys: list[object], azimuth_rad: np.ndarray,
-            gain: np.ndarray, n: int, out: np.ndarray) -> None:
-        """Add ``samples`` (V, >= n) mono rows to ``out`` (2, n) through the head.
+            gain: np.ndarray, n: int, out: np.ndarray, rows: np.ndarray | None = None) -> None:
+        """Add ``samples`` (V, >= n) mono rows to ``out`` (2, n) through the head
+        (``rows``: which rows of ``samples`` are the V voices; None, the first V).
 
         ``keys`` name the rows' voices (their history and previous weights follow
         them between blocks); ``azimuth_rad`` (V,) is each source's direction
@@ -228,15 +229,16 @@ class Binaural:
         if keys != self._keys:
             self._relayout(keys)
         # with no voice the filters ring out on silence
-        lp_in = self._ears(samples, azimuth_rad, gain, n, out) if keys else self._lp_in[:, :n]
+        lp_in = (self._ears(samples, rows, azimuth_rad, gain, n, out) if keys
+                 else self._lp_in[:, :n])
         self._lowpass(lp_in, n, out)
 
-    def _ears(self, samples: np.ndarray, azimuth_rad: np.ndarray, gain: np.ndarray, n: int,
-              out: np.ndarray) -> np.ndarray:
+    def _ears(self, samples: np.ndarray, rows: np.ndarray | None, azimuth_rad: np.ndarray,
+              gain: np.ndarray, n: int, out: np.ndarray) -> np.ndarray:
         """Add both ears' straight parts to ``out``; their shadowed parts (2, n)."""
         v, h = len(self._keys), self.history
         z = self._z[:v]
-        z[:, h:h + n] = samples[:v, :n]
+        z[:, h:h + n] = samples[:v, :n] if rows is None else samples[rows, :n]
         change = self._prepare(azimuth_rad, gain)
         got = self._win[self._rows2, self._starts2][:, :n]  # both ears' delayed rows
         sums = self._sums[:, :, :n]

@@ -50,7 +50,7 @@ class RoomMix:
         self.commands: deque[tuple[Any, ...]] = deque()
         """(``"zone"``, id, ReverbParams) / (``"remove"``, id) / (``"listen"``, id or None)."""
         self._laid_out: list[Any] | None = None
-        self._ear_rows = np.zeros(0, dtype=np.intp)
+        self._ear_index: np.ndarray | None = None
         self._ear_keys: list[object] = []
         self._ear_az = np.zeros(0)
         self._ear_gain = np.zeros(0)
@@ -104,7 +104,9 @@ class RoomMix:
             if send is not None and send[1] > 0.0:
                 level = send[1] / MILES_FULL_SCALE if row >= float_rows else send[1]
                 sends.setdefault(int(send[0]), []).append((row, level))
-        self._ear_rows = np.array(ear_rows, dtype=np.intp)
+        index = np.array(ear_rows, dtype=np.intp)
+        # the first rows in order: a slice, else the ears gather their rows (one copy)
+        self._ear_index = None if ear_rows == list(range(len(ear_rows))) else index
         self._ear_keys, self._ear_az, self._ear_gain = keys, np.array(az), np.array(gain)
         count = len(voices)
         self._send_weights = {}
@@ -129,12 +131,8 @@ class RoomMix:
             self._layout(voices, rows.n_float)
         count = len(voices)
         if self._ear_keys or self.head.voices:
-            ear_rows = self._ear_rows
-            if not len(ear_rows) or ear_rows[-1] == len(ear_rows) - 1:
-                samples = rows.sl  # the ears' rows are the first ones: no copy
-            else:
-                samples = rows.sl[ear_rows]
-            self.head.mix(samples, self._ear_keys, self._ear_az, self._ear_gain, n, acc)
+            self.head.mix(rows.sl, self._ear_keys, self._ear_az, self._ear_gain, n, acc,
+                          self._ear_index)
         active = self.bus.active()
         if not active:
             return
