@@ -302,7 +302,7 @@ class Mixer:
         self._voices = rows
         self._row_of = {voice.key: row for row, voice in enumerate(rows)}
         self._streamed = [(i, v) for i, v in enumerate(rows) if v.stream is not None]
-        self.streams.sweep(self._live)
+        self.streams.sweep(self._live, rows)
         self._has_dying = any(v.fate == "dying" for v in rows)
         self._dirty = False
 

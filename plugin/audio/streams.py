@@ -328,9 +328,11 @@ class Streams:
         ring = voice.stream
         return ring.end is not None and ring.base + voice.stream_frames >= ring.end
 
-    def sweep(self, live: dict[int, Any]) -> None:
-        """Rings whose voice is gone (ended or stopped) go to ``collect``."""
-        for voice in [v for v in self._active if v not in live]:
+    def sweep(self, live: dict[int, Any], rows: list[Any]) -> None:
+        """Rings whose voice is gone (ended or stopped, and not fading out in this
+        block's ``rows``) go to ``collect``."""
+        fading = {voice.key for voice in rows}
+        for voice in [v for v in self._active if v not in live and v not in fading]:
             ring = self._active.pop(voice)
             ring.done = True
             self._finished.append(ring)

@@ -201,3 +201,21 @@ def test_a_file_that_breaks_mid_stream_goes_silent_with_one_bad_sound(folder):
     assert len(bad) == 1 and "broken.flac" in bad[0]["reason"] and bad[0]["source"] == "mixer"
     assert not [e for e in events if e[2] == "stream_underrun"]
     assert np.abs(audio[:24_000]).max() > 0.1 and not np.any(audio[-48_000:])
+
+
+def test_removing_a_streamed_sound_ends_its_voice_and_frees_its_ring(folder):
+    def play(ctx, tick, state):
+        if tick == 0:
+            bank = ensure_bank(ctx, "modern")
+            assert bank.play(bank.acquire(sound="song.flac"), "song.flac", volume=1.0,
+                             loop=True)
+        if tick == 30:
+            assert len(ctx.mixer.streams.rings()) == 1
+            assert ctx.sounds.remove("song.flac")
+
+    audio, _, events, state = render(folder, True, play, seconds=1.0)
+    stops = [e for e in state["events"] if e["event"] == "stop"]
+    assert len(stops) == 1 and stops[0]["reason"] == "unloaded"
+    assert state["used"] == 0  # the ring went back to the store
+    assert not [e for e in events if e[2] == "stream_underrun"]  # it faded out whole
+    assert np.abs(audio[:24_000]).max() > 0.1 and not np.any(audio[-20_000:])
