@@ -121,6 +121,15 @@ class Channel:
     lowpass_hz: float = 0.0
     """The voice's low-pass cutoff in the mixer (``modern``: the walls a generic
     emitter is heard through); 0 is no filter."""
+    bus: str = "sfx"
+    """The bus the voice plays on (``ctx.buses``; set by ``ChannelBank.play``)."""
+    level: float = 1.0
+    """The voice's fader (linear, 1 = as played): a fade in seconds
+    (``ChannelBank.fade_to``) moves it; it multiplies the float profiles' side gains."""
+    level_target: float = 1.0
+    level_rate_per_tick: float = 0.0
+    level_stop: bool = False
+    """Stop the voice when ``level`` reaches 0 (a stop with ``fade_out_s``)."""
 
     @property
     def playing(self) -> bool:

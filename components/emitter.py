@@ -72,6 +72,18 @@ def check_spatial(rolloff: str, rolloff_factor: float, curve: object, cone: tupl
     return points
 
 
+def check_seconds(value: object, where: str, name: str) -> float:
+    """``value`` as seconds (finite, >= 0), else an ``InputError`` naming ``name``.
+
+    >>> check_seconds(0.5, "Emitter", "fade_in_s")
+    0.5
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not (math.isfinite(value) and value >= 0.0):
+        raise InputError(f"{where}: {name} {value!r} must be finite seconds >= 0")
+    return float(value)
+
+
 @dataclass(slots=True)
 class Emitter:
     """A sound that plays from its entity's ``Position`` (feature ``audio``).
@@ -125,7 +137,15 @@ class Emitter:
             around ``heading_rad``: full gain within half the inner angle,
             ``cone_outer_gain`` outside half the outer one, a straight line
             between. 360 (the default) has no cone.
-        enabled: set False to stop it (True again restarts it).
+        enabled: set False to stop it; True again plays it again (``restart``).
+        bus: the bus it plays on (``ctx.buses``: ``"sfx"`` by default).
+        fade_in_s: each start rises from silence over this many seconds.
+        fade_out_s: ``enabled = False`` fades it out over this many seconds
+            before it stops (0: at once).
+        restart: what re-enabling a looping emitter does: False (default)
+            resumes where the loop would be now, had it played on all along
+            (ambience keeps its phase); True starts the sound over. A
+            one-shot emitter always plays from its start again.
         handle: the channel handle while it plays (set by the plugin).
         finished: a one-shot emitter that has played to its end.
     """
@@ -148,8 +168,16 @@ class Emitter:
     cone_inner_deg: float = 360.0
     cone_outer_deg: float = 360.0
     cone_outer_gain: float = 0.0
+    bus: str = "sfx"
+    fade_in_s: float = 0.0
+    fade_out_s: float = 0.0
+    restart: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.bus, str) or not self.bus:
+            raise InputError(f"Emitter: bus {self.bus!r} must be a bus name")
+        self.fade_in_s = check_seconds(self.fade_in_s, "Emitter", "fade_in_s")
+        self.fade_out_s = check_seconds(self.fade_out_s, "Emitter", "fade_out_s")
         check_sound_name(self.sound, "Emitter")
         check_distances(self.min_distance_m, self.max_distance_m, "Emitter")
         self.curve = check_spatial(self.rolloff, self.rolloff_factor, self.curve,

@@ -27,6 +27,7 @@ from soundscape.settings import Settings
 
 if TYPE_CHECKING:
     from soundscape.ac.runtime import AcRuntime
+    from soundscape.audio.buses import Buses
     from soundscape.audio.channels import ChannelBank
     from soundscape.audio.emitters import EmitterService
     from soundscape.audio.mixer import Mixer
@@ -40,6 +41,7 @@ SLOTS: dict[str, str] = {
     "sounds": "audio",
     "mixer": "audio",
     "emitters": "audio",
+    "buses": "audio",
     "ac": "ac",
     "oni": "oni",
     "occlusion": "occlusion",
@@ -65,6 +67,7 @@ class Context:
     _sounds: SoundBank | None = field(default=None, repr=False)
     _mixer: Mixer | None = field(default=None, repr=False)
     _emitters: EmitterService | None = field(default=None, repr=False)
+    _buses: Buses | None = field(default=None, repr=False)
     _ac: AcRuntime | None = field(default=None, repr=False)
     _oni: OniSound | None = field(default=None, repr=False)
     _occlusion: OcclusionService | None = field(default=None, repr=False)
@@ -138,6 +141,17 @@ class Context:
     @emitters.setter
     def emitters(self, service: EmitterService | None) -> None:
         self._emitters = service
+
+    @property
+    def buses(self) -> Buses:
+        """The bus tree: volumes, mutes, pauses, fades and ducking (feature ``audio``)."""
+        if self._buses is None:
+            raise self._off("buses")
+        return self._buses
+
+    @buses.setter
+    def buses(self, service: Buses | None) -> None:
+        self._buses = service
 
     @property
     def ac(self) -> AcRuntime:

@@ -18,6 +18,7 @@ from soundscape.system import SoundSystem
 
 if TYPE_CHECKING:
     from soundscape.ac.runtime import AcRuntime
+    from soundscape.audio.buses import Buses
     from soundscape.audio.channels import ChannelBank
     from soundscape.audio.mixer import Mixer
     from soundscape.audio.sounds import SoundBank
@@ -106,6 +107,20 @@ class SoundscapePlugin:
     def channels(self) -> dict[str, ChannelBank]:
         """The channel banks by name (``"ac"``, ``"oni"``, ``"redguard"``, ``"modern"``)."""
         return self.context.channels
+
+    @property
+    def buses(self) -> Buses:
+        """The bus tree (``soundscape.audio.buses``): volumes, pauses, fades, ducking."""
+        return self.context.buses
+
+    def pause_all(self) -> None:
+        """Pause every bus but ``ui`` (a game's pause menu: the world's sound holds
+        its place while the menu's clicks play); ``resume_all`` undoes it."""
+        self.context.buses.pause_all()
+
+    def resume_all(self) -> None:
+        """Resume what ``pause_all`` paused; every voice goes on from the same frame."""
+        self.context.buses.resume_all()
 
     @property
     def mixer(self) -> Mixer:

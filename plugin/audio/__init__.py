@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from soundscape.audio.emitters import play_at
     from soundscape.audio.feature import install
     from soundscape.audio.mixer import Mixer
+    from soundscape.audio.play2d import play_2d
     from soundscape.audio.sounds import SoundBank
 
 _EXPORTS = {
@@ -21,6 +22,7 @@ _EXPORTS = {
     "Mixer": "soundscape.audio.mixer",
     "ensure_bank": "soundscape.audio.channels",
     "play_at": "soundscape.audio.emitters",
+    "play_2d": "soundscape.audio.play2d",
 }
 
 __all__ = [
@@ -28,6 +30,7 @@ __all__ = [
     "SoundBank",
     "ensure_bank",
     "install",
+    "play_2d",
     "play_at",
 ]
 

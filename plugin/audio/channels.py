@@ -38,7 +38,7 @@ from soundscape.components.channel import (
     ChannelKind,
 )
 from soundscape.context import Context
-from soundscape.errors import SoundscapeError
+from soundscape.errors import InputError, SoundscapeError
 
 if TYPE_CHECKING:
     from soundscape.audio.sounds import Sound, SoundBank
@@ -55,6 +55,44 @@ class Handle(NamedTuple):
     bank: str
     slot: int
     generation: int
+
+
+class SoundHandle(Handle):
+    """A ``Handle`` that steers its own voice (``play_2d``, ``play_at``, ``Emitter.handle``).
+
+    It equals (and hashes as) the plain ``Handle`` of the same start, so it works
+    wherever a handle does; a stale one does nothing and returns False.
+    """
+
+    # no __slots__: the instance carries its bank
+    bank_ref: ChannelBank
+
+    @classmethod
+    def of(cls, bank: ChannelBank, handle: Handle) -> SoundHandle:
+        made = cls(*handle)
+        made.bank_ref = bank
+        return made
+
+    @property
+    def playing(self) -> bool:
+        """True while this start is still playing (paused counts)."""
+        return self.bank_ref.is_playing(self)
+
+    def fade(self, volume: float, seconds: float) -> bool:
+        """Fade the voice's fader to ``volume`` (linear, 1 = as played) over ``seconds``."""
+        return self.bank_ref.fade_to(self, volume, seconds)
+
+    def stop(self, fade_out_s: float = 0.0) -> bool:
+        """Stop it, after fading out over ``fade_out_s`` seconds (0: now)."""
+        return self.bank_ref.stop(self, fade_out_s=fade_out_s)
+
+    def pause(self) -> bool:
+        """Hold it where it is (``ChannelBank.pause``)."""
+        return self.bank_ref.pause(self, True)
+
+    def resume(self) -> bool:
+        """Go on from the frame where it was paused."""
+        return self.bank_ref.pause(self, False)
 
 
 EndCallback = Callable[["ChannelBank", Handle, Channel, float], None]
@@ -78,6 +116,7 @@ class ChannelBank:
         profile: str,
         stereo_count: int = 0,
         real_voices: int | None = None,
+        bus: str = "sfx",
     ) -> None:
         if policy not in POLICIES:
             raise ValueError(f"channel bank {name!r}: unknown policy {policy!r}")
@@ -85,7 +124,10 @@ class ChannelBank:
             raise ValueError(f"channel bank {name!r}: bad channel counts {count}/{stereo_count}")
         self.ctx, self.name, self.policy, self.profile = ctx, name, policy, profile
         self.real_voices = real_voices
+        self.bus = bus
+        """The bus a voice plays on when ``play`` names none (``ctx.buses``)."""
         self._reported: set[tuple[int, int]] = set()
+        self._bad_buses: set[tuple[str, str]] = set()
         """(channel, serial) of voices already logged as ``bad_value``."""
         self.channels: list[Channel] = []
         self.entities: list[int] = []
@@ -200,11 +242,15 @@ class ChannelBank:
         effect: int = -1,
         can_pan: bool = False,
         offset_frames: float = 0.0,
+        bus: str | None = None,
     ) -> bool:
         """Start ``sound`` on the handle's channel; False for a stale handle, a
         missing sound or one that cannot be loaded (a corrupt file, a name outside
         the sound root): the bank logs each such name once (``missing`` or
-        ``bad_sound`` with the error) and the channel stays as it was."""
+        ``bad_sound`` with the error) and the channel stays as it was.
+
+        ``bus``: the voice's bus (None: the bank's ``bus``); a name the bus tree
+        does not have plays on the bank's bus, logged once as ``bad_value``."""
         channel = self.get(handle)
         if channel is None:
             return False
@@ -232,6 +278,9 @@ class ChannelBank:
         channel.rate_hz = float(rate_hz) if rate_hz is not None else float(data.sample_rate_hz)
         channel.loop = loop
         channel.lowpass_hz = 0.0
+        channel.bus = self._bus_for(bus, sound)
+        channel.level = channel.level_target = 1.0
+        channel.level_rate_per_tick, channel.level_stop = 0.0, False
         channel.length_frames, channel.sample_rate_hz = data.frames, data.sample_rate_hz
         channel.rate_scale = self._rate_scale(sound, data)
         channel.serial += 1
@@ -252,6 +301,17 @@ class ChannelBank:
         self.ctx.events.emit(self.name, "start", sound=sound, channel=channel.index, pos=position,
                              gain=channel.volume, pan=channel.pan, owner=channel.owner)
         return True
+
+    def _bus_for(self, bus: str | None, sound: str) -> str:
+        if bus is None or bus == self.bus:
+            return self.bus
+        if not self.ctx.has("buses") or bus in self.ctx.buses:
+            return bus
+        if ("bus", bus) not in self._bad_buses:
+            self._bad_buses.add(("bus", bus))
+            self.ctx.events.emit(self.name, "bad_value", sound=sound,
+                                 reason=f"no bus {bus!r}: plays on {self.bus!r}")
+        return self.bus
 
     @property
     def convert_rate_hz(self) -> int | None:
@@ -275,11 +335,21 @@ class ChannelBank:
                                  reason="plays at 22,050 x pitch (oni_buffer_rate = 'retail')")
         return data.rate_scale
 
-    def stop(self, handle: Handle | None, reason: str = "stop") -> bool:
-        """Stop the handle's sound now (no end callback). False for a stale handle."""
+    def stop(self, handle: Handle | None, reason: str = "stop", *,
+             fade_out_s: float = 0.0) -> bool:
+        """Stop the handle's sound now (no end callback). False for a stale handle.
+
+        ``fade_out_s`` > 0: fade its ``level`` to 0 over that many seconds first
+        (``fade_to``), then stop it (reason ``faded out``).
+        """
         channel = self.get(handle)
         if channel is None or not channel.playing:
             return False
+        if fade_out_s:
+            self.fade_to(handle, 0.0, fade_out_s)
+            channel.level_stop = True
+            if channel.level > 0.0:
+                return True
         channel.flags = int(channel.flags) & ~(PLAYING | LOOPING)
         self._cut(channel)
         self.ctx.events.emit(self.name, "stop", sound=channel.sound, channel=channel.index,
@@ -299,6 +369,33 @@ class ChannelBank:
             return False
         flags = int(channel.flags)
         channel.flags = flags | PAUSED if paused else flags & ~PAUSED
+        return True
+
+    def fade_to(self, handle: Handle | None, level: float, seconds: float) -> bool:
+        """Move the voice's fader (``Channel.level``, linear, 1 = as played) to
+        ``level`` in a straight line over ``seconds`` of game time (0: at once).
+
+        Applies to the float profiles (``modern``, ``ac``, ``oni``); the retail
+        runtimes' own per-tick slides (``fade``, the overall volume) are apart from
+        it. A level outside 0..4 or a negative or non-finite time is an
+        ``InputError``; False for a stale handle.
+        """
+        where = f"fade on {self.name!r}"
+        if not (isinstance(level, (int, float)) and math.isfinite(level)
+                and 0.0 <= level <= 4.0):
+            raise InputError(f"{where}: volume {level!r} must be a linear gain in 0..4")
+        if not (isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds >= 0):
+            raise InputError(f"{where}: seconds {seconds!r} must be finite and >= 0")
+        channel = self.get(handle)
+        if channel is None or not channel.playing:
+            return False
+        channel.level_stop = False
+        channel.level_target = float(level)
+        ticks = float(seconds) * self.ctx.clock.tick_hz
+        if ticks <= 0.0:
+            channel.level, channel.level_rate_per_tick = float(level), 0.0
+        else:
+            channel.level_rate_per_tick = abs(float(level) - channel.level) / ticks
         return True
 
     def release(self, handle: Handle | None) -> None:
@@ -401,10 +498,14 @@ class ChannelBank:
                 send = (channel.send[0], channel.send[1] * mono)
             if channel.ear_rad is not None:
                 ear, left, right = (channel.ear_rad, mono), 0.0, 0.0
-        return VoiceParams(left, right, float(channel.step), bool(channel.loop),
-                           channel.flags & PAUSED != 0, bool(channel.audible),
-                           self.profile == "modern", miles, send=send, ear=ear,
-                           lowpass_hz=float(channel.lowpass_hz))
+        bus, paused = 0, channel.flags & PAUSED != 0
+        if self.ctx.has("buses"):
+            buses = self.ctx.buses
+            bus = buses.index(channel.bus) if channel.bus in buses else 0
+            paused = paused or channel.bus in buses.paused_names
+        return VoiceParams(left, right, float(channel.step), bool(channel.loop), paused,
+                           bool(channel.audible), self.profile == "modern", miles, send=send,
+                           ear=ear, lowpass_hz=float(channel.lowpass_hz), bus=bus)
 
     def commands(self, first_tick: int, out: list[Command]) -> None:
         """Append this bank's commands since the last publish to ``out`` (PUBLISH).
@@ -462,6 +563,7 @@ class ChannelBank:
         """
         tick_hz = self.ctx.clock.tick_hz
         self._slide_overall()
+        held = self.ctx.buses.paused_names if self.ctx.has("buses") else frozenset()
         for channel in self.channels:
             self._advanced_ticks[channel.index] = ticks
             if channel.fading:
@@ -469,7 +571,9 @@ class ChannelBank:
             flags = channel.flags
             if flags & UPDATING:
                 channel.flags = flags = flags & ~UPDATING
-            if flags & (PLAYING | PAUSED) != PLAYING:
+            if flags & (PLAYING | PAUSED) != PLAYING or (held and channel.bus in held):
+                continue  # paused, or its bus is: time stands still for it
+            if channel.level_rate_per_tick and self._level_step(channel, ticks):
                 continue
             channel.cursor_frames += self.playback_rate_hz(channel) * ticks / tick_hz
             if channel.cursor_frames < channel.length_frames:
@@ -494,6 +598,18 @@ class ChannelBank:
             self.overall_volume = self.overall_target
         else:
             self.overall_volume += step if delta > 0 else -step
+
+    def _level_step(self, channel: Channel, ticks: int) -> bool:
+        """Move the fader toward its target; True when a fade-out stopped the voice."""
+        delta = channel.level_target - channel.level
+        step = channel.level_rate_per_tick * ticks
+        if abs(delta) <= step:
+            channel.level, channel.level_rate_per_tick = channel.level_target, 0.0
+        else:
+            channel.level += step if delta > 0 else -step
+        if channel.level_stop and channel.level <= 0.0:
+            return self.stop(self.handle(channel), reason="faded out")
+        return False
 
     @staticmethod
     def _fade_step(channel: Channel, ticks: int) -> None:

@@ -10,6 +10,8 @@ side hears is an ordered stream of ``Command`` values, stamped with their tick:
 * ``set(voice, params)``: new gains, step, pause or audibility, applied at the
   next block the audio side renders (``modern`` ramps across it).
 * ``stop(voice)``: cut at the next block (``modern`` fades out across it).
+* ``buses(gains)``: every bus's gain by index (``soundscape.audio.buses``), sent
+  when one changed; each voice ramps to its bus's new gain across the next block.
 
 A voice id is never reused. The audio side owns its render cursors: it plays a
 started voice from its first frame to its end or its stop exactly once, and a
@@ -32,11 +34,12 @@ from soundscape.audio.sounds import Sound
 if TYPE_CHECKING:
     from soundscape.context import Context
 
-__all__ = ["SET", "START", "STOP", "Command", "VoiceParams", "collect_commands"]
+__all__ = ["BUSES", "SET", "START", "STOP", "Command", "VoiceParams", "collect_commands"]
 
 START = "start"
 SET = "set"
 STOP = "stop"
+BUSES = "buses"
 
 
 class VoiceParams(NamedTuple):
@@ -52,6 +55,8 @@ class VoiceParams(NamedTuple):
     then 0). Both are set by the ``rooms`` feature (``soundscape.audio.room_mix``).
     ``lowpass_hz``: the voice's low-pass cutoff (0: none), run by the mixer's
     per-voice stage (``mixer_dsp.VoiceDsp``; a change glides across one block).
+    ``bus``: the index of the voice's bus (``Buses.index``); ``paused`` is also set
+    while the bus (or an ancestor) is paused.
     """
 
     gain_left: float
@@ -65,6 +70,7 @@ class VoiceParams(NamedTuple):
     send: tuple[int, float] | None = None
     ear: tuple[float, float] | None = None
     lowpass_hz: float = 0.0
+    bus: int = 0
 
 
 class Command(NamedTuple):
@@ -83,6 +89,8 @@ class Command(NamedTuple):
     sound: Sound | None = None
     params: VoiceParams | None = None
     offset: float = 0.0
+    gains: tuple[float, ...] = ()
+    """``BUSES`` only: every bus's gain by index."""
 
 
 def start(voice: int, sound: Sound, params: VoiceParams, *, tick: int = 0, frame: float = 0.0,
@@ -101,6 +109,11 @@ def stop(voice: int) -> Command:
     return Command(STOP, voice)
 
 
+def bus_gains(gains: tuple[float, ...]) -> Command:
+    """A ``BUSES`` command."""
+    return Command(BUSES, 0, gains=tuple(gains))
+
+
 def collect_commands(ctx: Context, ticks: int) -> list[Command]:
     """This tick's commands from every bank, in order (game thread, phase PUBLISH).
 
@@ -110,6 +123,9 @@ def collect_commands(ctx: Context, ticks: int) -> list[Command]:
     """
     first_tick = ctx.clock.tick - ticks + 1
     out: list[Command] = []
+    if ctx.has("buses") and ctx.buses.changed:
+        ctx.buses.changed = False
+        out.append(bus_gains(ctx.buses.gains()))
     for bank in ctx.channels.values():
         bank.commands(first_tick, out)
     return out

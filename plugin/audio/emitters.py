@@ -45,9 +45,11 @@ from typing import TYPE_CHECKING, Any
 
 import esper
 
-from soundscape.audio.channels import ChannelBank, Handle
-from soundscape.components.emitter import Emitter, check_distances, check_spatial
+from soundscape.audio.channels import ChannelBank, Handle, SoundHandle
+from soundscape.audio.play2d import check_bus
+from soundscape.components.emitter import Emitter, check_distances, check_seconds, check_spatial
 from soundscape.components.spatial import Position, Velocity
+from soundscape.errors import SoundscapeError
 from soundscape.laws.modern import bearing_pan
 from soundscape.laws.spatial import (
     DistanceModel,
@@ -172,6 +174,8 @@ class EmitterService:
         self._seen: set[int] = set()
         self._no_walls_logged = False
         self._shots_fired = 0
+        self._epochs: dict[int, float] = {}
+        """entity -> the tick its looping sound's frame 0 fell on (``restart=False``)."""
         self.speed_of_sound_mps = float(ctx.settings.speed_of_sound_mps)
         self.doppler_factor = float(ctx.settings.doppler_factor)
         ctx.emitters = self
@@ -277,13 +281,15 @@ class EmitterService:
                 *, min_distance_m: float = 1.0, max_distance_m: float = 50.0,
                 pitch: float = 1.0, rolloff: str = "inverse", rolloff_factor: float = 1.0,
                 curve: Any = (), occlusion: bool = False,
-                velocity: tuple[float, float, float] | None = None) -> Handle | None:
+                velocity: tuple[float, float, float] | None = None, bus: str = "sfx",
+                fade_in_s: float = 0.0) -> SoundHandle | None:
         """Play ``sound`` once at ``position``; its handle, or None when it cannot start.
 
         The distance model (``rolloff``, ``rolloff_factor``, ``curve``) and
         ``occlusion`` are as ``Emitter``'s. A one-shot stays where it was fired;
         given a ``velocity`` (m/s) it is heard with that doppler shift (the listener's
-        own motion counts either way).
+        own motion counts either way). ``bus``: the bus it plays on (``sfx``);
+        ``fade_in_s``: it rises from silence over that many seconds.
 
         None also for a position that is not three finite numbers (logged as an
         ``emitters``/``bad_value`` event: a NaN from physics must not stop the
@@ -291,6 +297,8 @@ class EmitterService:
         name, are a programming error: InputError.
         """
         check_sound_name(sound, "play_at")
+        check_bus(self.ctx, bus, "play_at")
+        fade_in_s = check_seconds(fade_in_s, "play_at", "fade_in_s")
         check_distances(min_distance_m, max_distance_m, "play_at")
         points = check_spatial(rolloff, rolloff_factor, curve, (360.0, 360.0, 0.0), "play_at")
         place = finite_position(position)
@@ -310,13 +318,21 @@ class EmitterService:
         key = -self._shots_fired  # entities are 1 and up
         heard = self.hear(key, place, spatial, moving or _STILL, self.ears())
         if not bank.play(handle, sound, volume=heard.gain, pan=heard.pan,
-                         pitch=pitch * heard.doppler, position=place):
+                         pitch=pitch * heard.doppler, position=place, bus=bus):
             self._forget(key)
             return None
         bank.set_lowpass(handle, heard.lowpass_hz)
+        self._fade_in(handle, fade_in_s)
         self.one_shots.append(OneShot(handle, key, place, spatial, float(pitch),
                                       moving or _STILL))
-        return handle
+        return SoundHandle.of(bank, handle)
+
+    def _fade_in(self, handle: Handle, seconds: float) -> None:
+        """A voice just started rises from silence over ``seconds`` (0: none)."""
+        channel = self.bank.get(handle)
+        if seconds > 0.0 and channel is not None:
+            channel.level = 0.0
+            self.bank.fade_to(handle, 1.0, seconds)
 
     # -- every tick --------------------------------------------------------------
 
@@ -335,6 +351,7 @@ class EmitterService:
         if len(seen) != len(self._seen) or not seen >= self._seen:
             for ent in self._seen - seen:
                 self._forget(ent)
+                self._epochs.pop(ent, None)
         self._seen = seen
         alive = []
         for shot in self.one_shots:
@@ -360,9 +377,11 @@ class EmitterService:
         bank = self.bank
         if not emitter.enabled:
             if emitter.handle is not None:
-                bank.stop(emitter.handle, reason="disabled")
+                bank.stop(emitter.handle, reason="disabled", fade_out_s=emitter.fade_out_s)
                 emitter.handle = None
                 self.by_entity.pop(ent, None)
+                if emitter.restart:
+                    self._epochs.pop(ent, None)
             emitter.finished = False
             return
         if not math.isfinite(position[0] + position[1] + position[2]):
@@ -375,6 +394,7 @@ class EmitterService:
         if channel is not None and channel.playing and channel.sound != emitter.sound:
             bank.stop(emitter.handle, reason="sound changed")  # restarted below
             emitter.handle, emitter.finished = None, False
+            self._epochs.pop(ent, None)
         elif channel is not None and channel.playing:
             self._steer(emitter.handle, heard, emitter.pitch)
             bank.set_position(emitter.handle, position)
@@ -385,18 +405,43 @@ class EmitterService:
         if emitter.finished:
             return
         handle = bank.acquire(owner=ent, sound=emitter.sound)
+        offset = self._resume_offset(ent, emitter)
         if handle is not None and bank.play(handle, emitter.sound, volume=heard.gain,
                                             pan=heard.pan, pitch=emitter.pitch * heard.doppler,
-                                            loop=emitter.loop, position=position):
+                                            loop=emitter.loop, position=position,
+                                            offset_frames=offset, bus=emitter.bus):
             bank.set_lowpass(handle, heard.lowpass_hz)
-            emitter.handle = handle
+            self._fade_in(handle, emitter.fade_in_s)
+            emitter.handle = SoundHandle.of(bank, handle)
             self.by_entity[ent] = handle
+
+    def _resume_offset(self, ent: int, emitter: Emitter) -> float:
+        """Where a looping emitter's sound starts: where its loop would be now, had it
+        played on since it first started (``restart=False``), else frame 0.
+
+        The loop's clock is the game's ticks at the emitter's own ``pitch`` (a
+        doppler shift is not counted). One-shots and ``restart=True`` start over.
+        """
+        now = self.ctx.clock.tick
+        epoch = self._epochs.get(ent)
+        if epoch is None or not emitter.loop or emitter.restart:
+            self._epochs[ent] = now
+            return 0.0
+        try:
+            data = self.ctx.sounds.get(emitter.sound, self.bank.convert_rate_hz)
+        except SoundscapeError:  # the play that follows reports the bad sound
+            data = None
+        if data is None or data.frames <= 0:
+            return 0.0
+        elapsed_s = (now - epoch) / self.ctx.clock.tick_hz
+        rate = data.sample_rate_hz * max(float(emitter.pitch), 0.0)
+        return math.fmod(elapsed_s * rate, data.frames) if math.isfinite(rate) else 0.0
 
 
 def play_at(ctx: Context, sound: str, position: tuple[float, float, float], volume: float = 1.0,
-            **kwargs: Any) -> Handle | None:
+            **kwargs: Any) -> SoundHandle | None:
     """Fire a positional one-shot on the ``modern`` bank (see ``EmitterService.play_at``)."""
     if not ctx.has("emitters"):
         raise RuntimeError("play_at: the audio feature is not installed")
-    handle: Handle | None = ctx.emitters.play_at(sound, position, volume, **kwargs)
+    handle: SoundHandle | None = ctx.emitters.play_at(sound, position, volume, **kwargs)
     return handle

@@ -1,8 +1,9 @@
 """Feature ``audio``: the sound bank, the channel banks, the mixer and its backend.
 
 ``install`` creates ``ctx.sounds`` (a ``SoundBank`` rooted at
-``Settings.sound_root``), the virtual banks ``"ac"`` (profile ``ac``, 16 real
-voices) and ``"modern"`` (profile ``modern``, the generic ``Emitter``'s), the
+``Settings.sound_root``), the bus tree ``ctx.buses``, the virtual banks ``"ac"``
+(profile ``ac``, 16 real voices, bus ``ambience``) and ``"modern"`` (profile
+``modern``, the generic ``Emitter``'s, bus ``sfx``), the
 ``Mixer`` on ``ctx.mixer`` (reading the sound bank's sample store: one copy of
 each sound) with its backend (``Settings.backend``: ``auto`` and
 ``pyglet`` play through pyglet's driver, pausing while another esper world is
@@ -17,6 +18,7 @@ from collections.abc import Callable
 import esper
 
 from soundscape.audio.backend_offline import OfflineBackend
+from soundscape.audio.buses import Buses
 from soundscape.audio.channels import ensure_bank, sounds_in_use, stop_voices_of
 from soundscape.audio.emitters import EmitterService
 from soundscape.audio.limiter import Limiter
@@ -56,9 +58,11 @@ def install(ctx: Context) -> list[SoundSystem]:
                                     stream_threshold_s=settings.stream_threshold_s)
     sounds.on_remove.append(lambda sound: stop_voices_of(ctx, sound.name))
     sounds.in_use = lambda: sounds_in_use(ctx)
-    ensure_bank(ctx, "ac", count=0, policy="virtual", profile="ac", real_voices=AC_REAL_VOICES)
+    ctx.buses = Buses()
+    ensure_bank(ctx, "ac", count=0, policy="virtual", profile="ac", real_voices=AC_REAL_VOICES,
+                bus="ambience")
     ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
-                real_voices=MODERN_REAL_VOICES)
+                real_voices=MODERN_REAL_VOICES, bus="sfx")
     if settings.backend != "none":
         limiter = Limiter(settings.sample_rate_hz) if settings.limiter else None
         mixer = Mixer(settings.sample_rate_hz, settings.block_frames, limiter=limiter)

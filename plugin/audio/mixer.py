@@ -29,6 +29,7 @@ import numpy as np
 from soundscape.audio import commands as cmd
 from soundscape.audio.commands import Command, VoiceParams
 from soundscape.audio.limiter import Limiter
+from soundscape.audio.mixer_buses import BusStage
 from soundscape.audio.mixer_dsp import VoiceDsp
 from soundscape.audio.mixer_rows import Rows
 from soundscape.audio.mixer_store import SampleStore, Segment
@@ -45,9 +46,10 @@ class _Voice:
     """One voice the audio side is playing (rendered or silent)."""
 
     __slots__ = ("key", "spec", "seg", "cur_i", "cur_f", "g_left", "g_right", "fate",
-                 "rendered", "stream", "stream_frames")
+                 "rendered", "stream", "stream_frames", "bus_gain")
 
-    def __init__(self, key: int, spec: VoiceParams, seg: Segment, start: float) -> None:
+    def __init__(self, key: int, spec: VoiceParams, seg: Segment, start: float,
+                 bus_gain: float = 1.0) -> None:
         self.key, self.spec, self.seg = key, spec, seg
         whole = math.floor(start)
         self.cur_i, self.cur_f = int(whole), float(start - whole)
@@ -59,6 +61,8 @@ class _Voice:
         """A streamed voice's ring (``soundscape.audio.streams``); ``seg`` is the ring."""
         self.stream_frames = 0
         """A streamed voice's whole frames from its start (its cursor wraps in the ring)."""
+        self.bus_gain = bus_gain
+        """Its bus's gain as last rendered (``mixer_buses``: changes ramp from here)."""
 
 
 class Timeline(NamedTuple):
@@ -113,6 +117,8 @@ class Mixer:
         self._dirty = False
         self._has_dying = False
         self._rows = Rows(self.block_frames, max_voices)
+        self.buses = BusStage()
+        """Bus gains, applied per row and ramped per block (``mixer_buses``)."""
         self._acc = np.zeros((5, self.block_frames), dtype=np.float32)
         self._ramps: dict[int, np.ndarray] = {}
         self._out = np.zeros((self.block_frames, 2), dtype=np.float32)
@@ -196,6 +202,9 @@ class Mixer:
             if command.op == cmd.START:
                 self._start(command)
                 continue
+            if command.op == cmd.BUSES:
+                self.buses.set(command.gains)
+                continue
             voice = live.get(command.voice)
             if voice is None:
                 continue  # finished or cut already: never started again
@@ -261,7 +270,8 @@ class Mixer:
         begin = command.offset - self._delay(command) * params.step
         if not params.loop and begin >= seg.frames:
             return
-        self._live[command.voice] = _Voice(command.voice, params, seg, begin)
+        self._live[command.voice] = _Voice(command.voice, params, seg, begin,
+                                           self.buses.gain(params.bus))
 
     def _start_streamed(self, command: Command, params: VoiceParams, sound: Sound) -> None:
         """A streamed voice reads its ring (wrapping like a loop); the ring ends it."""
@@ -272,7 +282,8 @@ class Mixer:
         if not params.loop and begin >= sound.frames:
             self.streams.drop(ring)
             return
-        voice = _Voice(command.voice, params._replace(loop=True), ring.seg, 0.0)
+        voice = _Voice(command.voice, params._replace(loop=True), ring.seg, 0.0,
+                       self.buses.gain(params.bus))
         voice.cur_i, voice.cur_f = self.streams.start_cursor(ring, begin)
         voice.stream, voice.stream_frames = ring, voice.cur_i
         self._live[command.voice] = voice
@@ -303,6 +314,7 @@ class Mixer:
         self._row_of = {voice.key: row for row, voice in enumerate(rows)}
         self._streamed = [(i, v) for i, v in enumerate(rows) if v.stream is not None]
         self.streams.sweep(self._live, rows)
+        self.buses.layout(rows)
         self._has_dying = any(v.fate == "dying" for v in rows)
         self._dirty = False
 
@@ -350,7 +362,8 @@ class Mixer:
             self.streams.after_fill(rows, streamed, n, self.store.data)
         if self.dsp.active:
             self.dsp.process(rows.sl, rows.sr, rows.stereo, self._voices[:rows.n_float], n)
-        self._mix(out, n)
+        miles_bus = self.buses.apply(rows, self._voices, n, self._ramp(n))
+        self._mix(out, n, miles_bus)
         if streamed and self.streams.advanced(rows, streamed, n):
             self._dirty = True  # a streamed one-shot has played its last frame
         if rows.advance(n, edges) or self._has_dying:
@@ -363,7 +376,7 @@ class Mixer:
             ramp = self._ramps[n] = (np.arange(1, n + 1, dtype=np.float32) / np.float32(n))
         return ramp
 
-    def _mix(self, out: np.ndarray, n: int) -> None:
+    def _mix(self, out: np.ndarray, n: int, miles_bus: np.ndarray | None = None) -> None:
         f = self._rows.n_float
         acc = self._acc[:2, :n]
         if f:
@@ -371,7 +384,7 @@ class Mixer:
         else:
             acc[:] = 0.0
         if f < len(self._voices):
-            self._mix_miles(acc, f, n)
+            self._mix_miles(acc, f, n, miles_bus)
         if self.rooms is not None:
             self.rooms.mix(self._voices, self._rows, n, acc)
         gain = 0.0 if self.muted else self._master_gain
@@ -400,12 +413,12 @@ class Mixer:
         change *= self._ramp(n)
         acc += change
 
-    def _mix_miles(self, acc: np.ndarray, f: int, n: int) -> None:
+    def _mix_miles(self, acc: np.ndarray, f: int, n: int, bus: np.ndarray | None) -> None:
         """Redguard rows through ``mixer_sum.mix_miles`` (the Miles integer path)."""
         rows, end = self._rows, len(self._voices)
         mix_miles(acc, rows.sl[f:end, :n], rows.sr[f:end, :n], rows.stereo[f:end],
                   rows.miles_a, rows.miles_t, rows.miles_outer, rows.t[f:end, :n],
-                  self._acc[2, :n])
+                  self._acc[2, :n], bus)
 
     def _advance_silent(self, n: int) -> None:
         for voice in self._silent:

@@ -68,13 +68,15 @@ def weigh_all(gains: Gains, sl: np.ndarray, sr: np.ndarray, n: int, out: np.ndar
 
 def mix_miles(acc: np.ndarray, sl: np.ndarray, sr: np.ndarray, stereo: np.ndarray,
               a: np.ndarray, t: np.ndarray, outer: bool, tmp: np.ndarray,
-              total: np.ndarray) -> None:
+              total: np.ndarray, bus: np.ndarray | None = None) -> None:
     """Add Redguard rows ``sl``/``sr`` (n frames each) to ``acc`` (2, n).
 
     Per side ``floor(floor(s a / 128) t / 128)`` (``a``, ``t``: (rows, 2) already
     divided by 128; ``outer`` False skips the t step when every t is 128), summed
     as integers, then scaled by 1/32768 (a power of two: exact). A mono row
     supplies both sides. ``tmp`` (rows, n) and ``total`` (n,) are scratch.
+    ``bus`` (rows, n): each voice's bus gain (``mixer_buses``), multiplied into its
+    integer contribution before the sum; None at unity (the sum stays integer).
 
     >>> acc = np.zeros((2, 1), np.float32)
     >>> s = np.array([[1000.0]], np.float32)
@@ -92,6 +94,8 @@ def mix_miles(acc: np.ndarray, sl: np.ndarray, sr: np.ndarray, stereo: np.ndarra
         if outer:
             np.multiply(tmp, t[:, side, None], out=tmp)
             np.floor(tmp, out=tmp)
+        if bus is not None:
+            tmp *= bus
         np.add.reduce(tmp, axis=0, out=total)
         total *= np.float32(1.0 / MILES_FULL_SCALE)
         acc[side] += total

@@ -139,6 +139,8 @@ def apply_law(bank: ChannelBank, channel: Channel, output_rate_hz: int, bits: in
         gains = redguard_gains(channel.volume, channel.pan, bits)
     else:
         gains = equal_power(channel.volume, channel.pan)
+    if channel.level != 1.0:
+        overall *= channel.level  # the voice's fader (fades in seconds)
     if gains is not None:
         left, right = gains[0] * overall, gains[1] * overall
         if not (abs(left) <= MAX_GAIN and abs(right) <= MAX_GAIN):

@@ -13,14 +13,33 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from soundscape.audio.commands import collect_commands
+from soundscape.components.channel import PAUSED, PLAYING
 
 if TYPE_CHECKING:
     from soundscape.context import Context
 
 
+def sounding_buses(ctx: Context) -> set[str]:
+    """The buses with a playing voice that is neither paused nor held by its bus."""
+    held = ctx.buses.paused_names
+    return {channel.bus for bank in ctx.channels.values() for channel in bank.channels
+            if channel.flags & (PLAYING | PAUSED) == PLAYING and channel.bus not in held}
+
+
+def step_buses(ctx: Context, ticks: int) -> None:
+    """The bus tree's fades and ducks move on by this frame's ticks."""
+    buses = ctx.buses
+    if ticks <= 0:
+        return
+    dt_s = ticks / ctx.clock.tick_hz
+    buses.tick(dt_s, sounding_buses(ctx) if buses.ducks else ())
+
+
 def publish(ctx: Context, ticks: int) -> None:
     """Send the commands to the mixer (if any), mark the banks, let the backend render."""
     mixer = ctx.mixer if ctx.has("mixer") else None
+    if ctx.has("buses"):
+        step_buses(ctx, ticks)
     if mixer is not None:
         mixer.send(collect_commands(ctx, ticks), tick=ctx.clock.tick)
     for bank in list(ctx.channels.values()):

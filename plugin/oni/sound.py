@@ -54,6 +54,21 @@ DISTANCE_DIVISOR = 3.0
 Vec3 = tuple[float, float, float]
 
 
+BUSES_BY_TAG = {"script": "music", "dialog": "dialogue"}
+"""The bus of an ambient's voices by who started it (docs/audio.md, "Buses"): script
+ambients (``sound_music_*``, ``sound_ambient_*``) on ``music``, dialogue on
+``dialogue``; placed ambients, impulses and flybys on the bank's ``sfx``."""
+
+
+def bus_of_tag(tag: str) -> str:
+    """The bus for an ambient slot's ``tag``.
+
+    >>> bus_of_tag("script"), bus_of_tag("dialog"), bus_of_tag("")
+    ('music', 'dialogue', 'sfx')
+    """
+    return BUSES_BY_TAG.get(tag, "sfx")
+
+
 class OniSound:
     """The Oni runtime service (``ctx.oni``).
 
@@ -283,7 +298,8 @@ class OniSound:
         can_pan = slot.ambient.can_pan and slot.position is not None
         return self.bank.play(track.handle, draw.sound, volume=volume, pan=pan, pitch=draw.pitch,
                               can_pan=can_pan, position=slot.position,
-                              offset_frames=offset_s * ONI_BUFFER_HZ * draw.pitch)
+                              offset_frames=offset_s * ONI_BUFFER_HZ * draw.pitch,
+                              bus=bus_of_tag(slot.tag))
 
     def refresh_tracks(self, slot: AmbientSlot) -> None:
         """Each tick: the tracks' channel volume and pan from the place and the volumes."""
@@ -331,7 +347,7 @@ class OniSound:
         draw = play_permutation(group, index, self.random)
         volume = slot.volume * dist * draw.volume
         played = self.bank.play(handle, draw.sound, volume=volume, pan=pan, pitch=draw.pitch,
-                                can_pan=True, position=place)
+                                can_pan=True, position=place, bus=bus_of_tag(slot.tag))
         self.channel_groups[handle] = group
         self.emit("detail", sound=draw.sound, pos=place, gain=volume, channel=handle.slot,
                   id=slot.id, ambient=amb.name)

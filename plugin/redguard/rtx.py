@@ -308,7 +308,7 @@ class RtxCache:
         volume = law.clamp(clip.header_volume, 0, law.VOLUME_MAX)
         rate = law.playback_rate(clip.sample_rate_hz, 0)
         entry.sample = self.rt.start_named(clip.sound_name, rate, volume, SPEECH_PAN,
-                                           start_index=0, caller="RTX")
+                                           start_index=0, caller="RTX", bus="dialogue")
         return entry.sample
 
     def update(self, ticks: int) -> None:

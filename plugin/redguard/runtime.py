@@ -251,8 +251,10 @@ class RedguardRuntime:
         start_index: int | None = None,
         caller: str = "Sound",
         log_drop: bool = True,
+        bus: str = "sfx",
     ) -> int | None:
-        """Start a registered sound at ``rate_hz`` on the first idle channel."""
+        """Start a registered sound at ``rate_hz`` on the first idle channel (on ``bus``:
+        effects on ``sfx``, RTX speech on ``dialogue``)."""
         if start_index is not None:
             self.start_index = start_index
         index = self.start_index
@@ -275,7 +277,7 @@ class RedguardRuntime:
             return None
         sent = law.miles_volume(volume, self.master)
         if not self.bank.play(handle, sound, volume=sent, pan=pan, rate_hz=rate_hz, loop=loop,
-                              effect=effect, can_pan=True):
+                              effect=effect, can_pan=True, bus=bus):
             return None
         self.events.emit(SOURCE, "rg_start", sound=sound, channel=handle.slot, gain=sent, pan=pan,
                          owner=owner, effect=effect, rate_hz=rate_hz, volume=volume,

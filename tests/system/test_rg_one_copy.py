@@ -99,3 +99,17 @@ def test_an_unloaded_effect_is_read_again_and_mixes_the_same(tmp_path):
         assert np.abs(first).max() > 0 and np.array_equal(first, second)
     finally:
         plugin.uninstall()
+
+
+def test_rtx_speech_plays_on_the_dialogue_bus_effects_on_sfx(tmp_path):
+    plugin, _opened = _plugin(tmp_path)
+    rt = plugin.redguard
+    try:
+        slot = rt.rtx.speak(rt.rtx.lookup("l001"))
+        effect = rt.start(0, 0, 127, 64)
+        bank = rt.bank
+        assert slot is not None and effect is not None
+        assert bank.channels[slot].bus == "dialogue"
+        assert bank.channels[effect].bus == "sfx"
+    finally:
+        plugin.uninstall()

@@ -261,3 +261,14 @@ def test_a_then_continuation_that_raises_is_reported_once_and_the_queue_goes_on(
     assert went_on == [60] and h.scripts.dialog.name == "line_b"
     errors = h.events("callback_error")
     assert len(errors) == 1 and errors[0]["role"] == "then" and "script bug" in errors[0]["error"]
+
+
+def test_script_music_plays_on_the_music_bus_dialogue_on_dialogue_impulses_on_sfx(h):
+    # docs/audio.md "Buses": Oni music and script ambients -> music, dialogue ->
+    # dialogue, impulses (and placed ambients, flybys) -> sfx
+    h.scripts.sound_music_start("mus_chase")
+    h.scripts.sound_dialog_play("line_a")
+    h.oni.play_impulse("shot", None)
+    h.step(1)
+    by_sound = {c.sound: c.bus for c in h.oni.bank.channels if c.playing}
+    assert by_sound == {"mus_in": "music", "line_a": "dialogue", "shot": "sfx"}
