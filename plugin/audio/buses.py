@@ -197,8 +197,9 @@ class Buses:
         self._buses: dict[str, Bus] = {}
         self._list: list[Bus] = []
         self.ducks: list[Duck] = []
-        self.changed = True
-        """A gain changed since the mixer last had them (PUBLISH clears it)."""
+        self.changed = False
+        """A gain changed since the mixer last had them (PUBLISH clears it); at
+        first every gain is 1, as the mixer assumes."""
         self.paused_names: frozenset[str] = frozenset()
         """Buses paused now (themselves or by an ancestor): the banks hold their voices."""
         self._held: set[str] = set()
@@ -211,8 +212,7 @@ class Buses:
         bus = Bus(self, name, parent, len(self._list))
         self._buses[name] = bus
         self._list.append(bus)
-        self.changed = True
-        return bus
+        return bus  # gain 1: what the mixer assumes for a bus it was never sent
 
     # -- the tree ------------------------------------------------------------------
 
@@ -262,7 +262,6 @@ class Buses:
         """Recompute ``paused_names`` (after a pause flag or the tree changed)."""
         self.paused_names = frozenset(
             bus.name for bus in self._list if any(b.paused for b in bus.lineage()))
-        self.changed = True
 
     def pause_all(self) -> None:
         """Pause every bus but ``ui`` (and the buses under it); ``master`` stays
