@@ -2,10 +2,11 @@
 
 pyglet's driver worker thread pulls float32 stereo from ``MixerSource``
 (``is_precise()`` true, 48 kHz by default; 16-bit when an OpenAL lacks
-``AL_EXT_float32``); the game thread only publishes snapshots, so nothing on
-the audio side waits for it. The stream is endless (no duration, never None),
-and pyglet's audio/clock sync is switched off for it (a live mix follows no
-timeline; the sync would pad or skip frames).
+``AL_EXT_float32``); the game thread only appends voice commands
+(``soundscape.audio.commands``), so nothing on the audio side waits for it. The
+stream is endless (no duration, never None), and pyglet's audio/clock sync is
+switched off for it (a live mix follows no timeline; the sync would pad or skip
+frames).
 
 The queued audio is short so a voice is heard soon after it starts: through
 OpenAL (and XAudio2) ``soundscape.audio.output_buffer.OutputBuffer`` sets the
