@@ -145,6 +145,23 @@ def onsets(samples: np.ndarray, threshold: float = 0.05, min_gap_frames: int = 9
     return starts
 
 
+def segments(samples: np.ndarray, threshold: float = 1e-3,
+             quiet_frames: int = 480) -> list[tuple[int, int]]:
+    """``(start, stop)`` of each stretch of sound, stretches apart by ``quiet_frames`` or more.
+
+    >>> x = np.zeros((10_000, 2), np.float32); x[1_000:1_500] = 0.3; x[5_000:5_100] = 0.3
+    >>> segments(x)
+    [(1000, 1500), (5000, 5100)]
+    """
+    loud = np.flatnonzero(np.abs(samples).max(axis=1) > threshold)
+    if loud.size == 0:
+        return []
+    breaks = np.flatnonzero(np.diff(loud) > quiet_frames)
+    starts = np.concatenate(([loud[0]], loud[breaks + 1]))
+    stops = np.concatenate((loud[breaks], [loud[-1]])) + 1
+    return [(int(a), int(b)) for a, b in zip(starts, stops, strict=True)]
+
+
 def latencies_frames(samples: np.ndarray, calls: list[int], threshold: float = 0.05) -> list[int]:
     """For each call's device-clock frame, the frames until the next onset at or after it.
 
