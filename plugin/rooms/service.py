@@ -75,6 +75,8 @@ class RoomsService:
         self._bad: dict[int, tuple[object, ...]] = {}
         """Zones refused (one ``bad_value`` event), by the values refused."""
         self.listener_zone: int | None = None
+        self._touched: set[str] = set()
+        """Banks whose channels this service set last tick (cleared when they stop)."""
         ctx.rooms = self
 
     # -- the game's controls --------------------------------------------------------
@@ -176,9 +178,17 @@ class RoomsService:
     def _voices(self, found: ActiveListener | None) -> None:
         heads = self._output == "headphones" and found is not None
         sounds = self.ctx.sounds if self.ctx.has("sounds") else None
+        touched = self._touched
         for bank in self.ctx.channels.values():
             sends = bank.name in self.send_banks and bool(self.zones)
             ears = heads and bank.name in EAR_BANKS
+            if not (sends or ears):
+                if bank.name in touched:  # clear what was set once, then cost nothing
+                    touched.discard(bank.name)
+                    for channel in bank.channels:
+                        channel.send = channel.ear_rad = None
+                continue
+            touched.add(bank.name)
             for channel in bank.channels:
                 if not channel.flags & PLAYING:
                     continue

@@ -211,3 +211,45 @@ def test_a_bad_zone_is_one_event_not_a_crash():
     assert len(bad) == 2
     assert "polygon" in bad[0]["reason"] and "church" in bad[1]["reason"]
     assert p.rooms.zone_at(0.0, 0.0) is None
+
+
+def _walk_between_zones(cut: bool) -> tuple[np.ndarray, int]:
+    """A 150 Hz hum in a hall; the listener steps from the hall into a cave next door
+    at 1 s, keeping her distance and bearing to the hum (the dry sound is unchanged).
+    ``cut``: the hall's reverb is also dropped there at once. The render and the frame
+    of the step."""
+    world, name = esper.current_world, f"walk-{cut}"
+    esper.switch_world(name)
+    p = plugin()
+    ctx = p.context
+    hum = synth.tone(150.0, 1.0, rate_hz=RATE, fade_s=0.0)
+    synth.add_to(ctx.sounds, "hum", hum, RATE)
+    hall = esper.create_entity(ReverbZone("hall", polygon=((0, -10), (20, -10), (20, 2),
+                                                           (0, 2))))
+    esper.create_entity(ReverbZone("cave", polygon=((0, 2), (20, 2), (20, 14), (0, 14))))
+    esper.create_entity(Emitter("hum", volume=0.5), Position(9.0, 0.0, 0.0))
+    where = Position(9.0, 0.0, -4.0)  # 4 m south of the hum, facing north
+    esper.create_entity(Listener(heading_rad=0.0), where)
+    step(1.0)
+    switch = ctx.mixer.backend.frames
+    where.z_m = 4.0  # 4 m north of it: the same gain, the same (centre) pan
+    esper.component_for_entity(next(e for e, _ in esper.get_component(Listener)),
+                               Listener).heading_rad = math.pi
+    if cut:
+        ctx.mixer.rooms.remove(hall)
+    step(1.0)
+    out = ctx.mixer.backend.audio().copy()
+    p.uninstall()
+    esper.switch_world(world)
+    esper.delete_world(name)
+    return out, switch
+
+
+def test_walking_into_the_next_zone_crossfades_the_reverbs_without_a_click():
+    smooth, switch = _walk_between_zones(cut=False)
+    hard, _ = _walk_between_zones(cut=True)
+    steady = np.abs(np.diff(smooth[switch - RATE // 2:switch], axis=0)).max()
+    around = slice(switch - 800, switch + RATE // 2)
+    assert np.abs(np.diff(smooth[around], axis=0)).max() < 1.5 * steady
+    # cutting the hall's reverb at once (no crossfade) is a step: a click
+    assert np.abs(np.diff(hard[around], axis=0)).max() > 2.0 * steady
