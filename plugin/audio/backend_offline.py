@@ -14,15 +14,21 @@ is in that tick's audio. ``audio()`` is everything rendered so far;
 from __future__ import annotations
 
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
 from soundscape.audio.mixer import Mixer, Timeline
 from soundscape.audio.wav import write_wav
+from soundscape.audio.wav_stream import WavStream
 
 
 class OfflineBackend:
     """Pulls blocks from ``mixer`` on demand and keeps them.
+
+    Keeping costs memory: float32 stereo at 48 kHz is 384 KB a second, about 1.4 GB a
+    game hour. Right for a render or a test; an hours-long run streams to a WAV file
+    instead (``stream_wav``, or ``Settings.offline_wav_path``) and keeps nothing.
 
     Args:
         mixer: the mixer to render.
@@ -37,6 +43,8 @@ class OfflineBackend:
         self._chunks: list[np.ndarray] = []
         self._frames = 0
         self._owed = 0  # frames owed, in units of 1/tick_hz frame (exact integer arithmetic)
+        self.stream: WavStream | None = None
+        """The WAV file written as blocks render (``stream_wav``), or None."""
         mixer.backend = self
 
     @property
@@ -70,6 +78,8 @@ class OfflineBackend:
 
     def _render(self, frames: int) -> np.ndarray:
         block = self.mixer.render(frames).copy()
+        if self.stream is not None and frames:
+            self.stream.write(block)
         if self.keep and frames:
             self._chunks.append(block)
             self._frames += frames
@@ -90,10 +100,27 @@ class OfflineBackend:
             return write_wav(path, audio, self.mixer.sample_rate_hz, is_float=True)
         return write_wav(path, np.clip(audio, -1.0, 1.0), self.mixer.sample_rate_hz, bits=bits)
 
+    def stream_wav(self, target: str | Path | BinaryIO, *, bits: int = 16,
+                   keep: bool = False) -> WavStream:
+        """From now on write each rendered block to a WAV file (a path, or a writable
+        binary file) as it renders, and keep nothing in memory unless ``keep``.
+
+        The header's sizes are patched when the backend closes (the plugin's
+        ``uninstall``), if the target can seek. Memory stays flat however long the
+        run; ``audio()`` holds only what was kept before (or with ``keep``).
+        """
+        if self.stream is not None:
+            self.stream.close()
+        self.stream = WavStream(target, self.mixer.sample_rate_hz, 2, bits)
+        self.keep = keep
+        return self.stream
+
     def clear(self) -> None:
         """Forget the kept audio (the mixer's voices play on)."""
         self._chunks.clear()
         self._frames = 0
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Finish the streamed WAV file, if one is open."""
+        if self.stream is not None:
+            self.stream.close()

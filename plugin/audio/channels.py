@@ -283,6 +283,7 @@ class ChannelBank:
         channel.level_rate_per_tick, channel.level_stop = 0.0, False
         channel.length_frames, channel.sample_rate_hz = data.frames, data.sample_rate_hz
         channel.rate_scale = self._rate_scale(sound, data)
+        self._reported.discard((channel.index, channel.serial))  # bounded: one per channel
         channel.serial += 1
         channel.cursor_frames = float(offset_frames)
         # Played after this tick's advance (an on_end callback): the sound began

@@ -72,7 +72,9 @@ def install(ctx: Context) -> list[SoundSystem]:
         ctx.mixer = mixer
         if settings.backend == "offline":
             # streamed voices decode in step (Streams.sync): exact renders
-            OfflineBackend(mixer, settings.tick_hz)
+            offline = OfflineBackend(mixer, settings.tick_hz)
+            if settings.offline_wav_path is not None:
+                offline.stream_wav(settings.offline_wav_path)
         else:
             mixer.streams.start_feeder()  # streamed voices decode off the game thread
             from soundscape.audio.backend_pyglet import PygletBackend

@@ -540,8 +540,8 @@ class SoundBank:
         if name in self.missing:
             return None
         refused = self.refused.get(name)
-        if refused is not None:
-            raise refused
+        if refused is not None:  # without its old traceback: re-raising would chain them
+            raise refused.with_traceback(None)
         problem = sound_name_problem(name)
         if problem is not None:  # with or without a root: no file could hold it
             error = InputError(f"sound {name!r} cannot be a file name: {problem}")

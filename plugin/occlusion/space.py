@@ -122,8 +122,7 @@ class WallSpace:
             normal = check_wall(key)
         except InputError:
             if mirrored is not None and mirrored.shape is not None:
-                self.rays.forget(mirrored.shape)
-                self.space.remove(mirrored.shape)
+                self._drop_shape(mirrored.shape)
             self._walls[entity] = _Mirrored(key, None)
             raise
         ax, az, bx, bz, flags, object_id, _nx, _nz, transmission_db = key
@@ -150,9 +149,17 @@ class WallSpace:
         if mirrored is None:
             return False
         if mirrored.shape is not None:
-            self.rays.forget(mirrored.shape)
-            self.space.remove(mirrored.shape)
+            self._drop_shape(mirrored.shape)
         return True
+
+    def _drop_shape(self, shape: pymunk.Segment) -> None:
+        """Remove ``shape`` for good. pymunk keeps removed shapes (``_removed_shapes``)
+        until the next ``Space.step``, and queries never step: a zero step (Chipmunk
+        returns at once for dt 0) lets them go, so walls that come and go do not grow
+        the space (issue 13's soak)."""
+        self.rays.forget(shape)
+        self.space.remove(shape)
+        self.space.step(0.0)
 
     def sync(self, walls: Iterable[tuple[int, Wall]]) -> list[tuple[int, str]]:
         """Mirror the world's walls: add new ones, move changed ones, drop vanished ones.

@@ -65,6 +65,11 @@ class BlockedCall:
     then: Callable[[], object] | None
 
 
+DIALOG_ENDS_KEPT = 256
+"""How many dialogue ends ``Scripts.dialog_ends`` keeps (issue 13: every per-id table
+is bounded)."""
+
+
 class Scripts:
     """``ctx.oni.scripts``: the BSL sound commands by their retail names."""
 
@@ -74,7 +79,8 @@ class Scripts:
         self.dialog: Dialog | None = None
         self.blocked: deque[BlockedCall] = deque()
         self.dialog_ends: list[tuple[str, int]] = []
-        """Every dialogue with the tick it stopped counting as playing."""
+        """The latest ``DIALOG_ENDS_KEPT`` dialogues with the tick each stopped counting
+        as playing, oldest first (the event log has every ``dialog_end``)."""
 
     # -- music and ambients -----------------------------------------------------------
 
@@ -217,10 +223,16 @@ class Scripts:
         if d is not None:  # still counts as playing: it is cut and ends now
             self.sound.emit("dialog_interrupt", sound=d.name, by=name)
             self.sound.ambients.halt(d.ambient_id, reason="dialog interrupt")
-            self.dialog_ends.append((d.name, self.sound.ctx.clock.tick))
+            self._ended(d.name)
             self.sound.emit("dialog_end", sound=d.name, id=d.ambient_id, reason="interrupt")
             self.dialog = None
         return self._start_dialog(name)
+
+    def _ended(self, name: str) -> None:
+        ends = self.dialog_ends
+        ends.append((name, self.sound.ctx.clock.tick))
+        if len(ends) > DIALOG_ENDS_KEPT:  # bounded: an hours-long game speaks thousands
+            del ends[: len(ends) - DIALOG_ENDS_KEPT]
 
     def _run_blocked(self, call: BlockedCall) -> None:
         if call.name is not None:
@@ -231,7 +243,7 @@ class Scripts:
     def _note_end(self) -> None:
         d = self.dialog
         if d is not None and not self.dialog_playing():
-            self.dialog_ends.append((d.name, self.sound.ctx.clock.tick))
+            self._ended(d.name)
             self.sound.emit("dialog_end", sound=d.name, id=d.ambient_id)
             self.dialog = None
 
