@@ -9,7 +9,7 @@ ARCADE_VENV := .venv-arcade
 ARCADE_STAMP := $(ARCADE_VENV)/.installed
 DEBS := libopenal1 libegl1 libegl-mesa0 libgl1-mesa-dri libgl1 libfontconfig1 libfreetype6 fonts-dejavu-core
 
-.PHONY: test test-arcade demo bench lint docs deps clean
+.PHONY: test test-arcade demo bench soak lint docs deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -62,3 +62,8 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(ARCADE_VENV) out build bench.json .pytest_cache .mypy_cache .ruff_cache
+
+# Two game hours of chaos on default settings (tests/system/soak_world.py): prints
+# soak_mb_per_game_hour (memory still allocated, tracemalloc, per game hour; target <= 1).
+soak: deps $(STAMP)
+	$(PY) tests/system/soak_world.py --game-minutes 120

@@ -153,13 +153,14 @@ class WallSpace:
         return True
 
     def _drop_shape(self, shape: pymunk.Segment) -> None:
-        """Remove ``shape`` for good. pymunk keeps removed shapes (``_removed_shapes``)
-        until the next ``Space.step``, and queries never step: a zero step (Chipmunk
-        returns at once for dt 0) lets them go, so walls that come and go do not grow
-        the space (issue 13's soak)."""
+        """Remove ``shape`` for good, so walls that come and go do not grow the space
+        (issue 13's soak). pymunk keeps a removed shape twice: in the space until the
+        next ``Space.step`` (queries never step; Chipmunk returns at once for a zero
+        step) and in its body's shape set until the shape leaves the body."""
         self.rays.forget(shape)
         self.space.remove(shape)
         self.space.step(0.0)
+        shape.body = None
 
     def sync(self, walls: Iterable[tuple[int, Wall]]) -> list[tuple[int, str]]:
         """Mirror the world's walls: add new ones, move changed ones, drop vanished ones.

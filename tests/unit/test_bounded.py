@@ -105,6 +105,7 @@ def test_walls_that_come_and_go_leave_nothing_in_the_space():
         space.remove_wall(entity)
     assert len(space) == 0 and not space.space.shapes
     assert not space.space._removed_shapes  # pymunk's own list of removed shapes
+    assert not space.space.static_body.shapes
     assert not space.rays._info
 
 
