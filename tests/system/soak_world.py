@@ -261,7 +261,8 @@ class SoakWorld:
     # -- the run and the checks ---------------------------------------------------------
 
     def run(self, game_minutes: float, warmup_minutes: float = 1.0,
-            sample_s: float = 30.0, settle_minutes: float = 0.5) -> SoakResult:
+            sample_s: float = 30.0, settle_minutes: float = 0.5,
+            progress: bool = False) -> SoakResult:
         """Play ``game_minutes``; from ``warmup_minutes`` on, ``tracemalloc`` traces and
         the memory still allocated is sampled every ``sample_s`` game seconds; growth
         is measured from ``settle_minutes`` after tracing began (``SoakResult``)."""
@@ -278,6 +279,9 @@ class SoakWorld:
                 self.step()
                 if (frame + 1 - warm) % every == 0 or frame + 1 == total:
                     samples.append(((frame + 1) / FPS / 60, tracemalloc.get_traced_memory()[0]))
+                    if progress and (frame + 1) % (FPS * 600) == 0:
+                        print(f"  game minute {samples[-1][0]:g}: "
+                              f"{samples[-1][1] / 1e6:.3f} MB traced", flush=True)
             peak = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
@@ -309,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     world = SoakWorld(args.seed)
     try:
         result = world.run(args.game_minutes, args.warmup_minutes,
-                           settle_minutes=args.settle_minutes)
+                           settle_minutes=args.settle_minutes, progress=True)
         created = dict(world.created)
     finally:
         world.close()
