@@ -31,7 +31,7 @@ from soundscape.audio.commands import Command, VoiceParams
 from soundscape.audio.limiter import Limiter
 from soundscape.audio.mixer_buses import BusStage
 from soundscape.audio.mixer_dsp import VoiceDsp
-from soundscape.audio.mixer_rows import Rows
+from soundscape.audio.mixer_rows import Kind, Rows, kind_of
 from soundscape.audio.mixer_store import SampleStore, Segment
 from soundscape.audio.mixer_sum import gain_matrices, mix_miles, weigh_all
 from soundscape.audio.profiles import MAX_GAIN
@@ -224,40 +224,111 @@ class Mixer:
 
     def _set_gains(self) -> bool:
         """The common case, a game moving its voices: when every queued command is a
-        ``set`` that changes only the gains of voices in the rows, write them into the
-        rows in place (nothing is synced, sorted or rebuilt) and return True. Else leave
-        the queue as it was (False): ``_drain`` lays the rows out again."""
-        commands, rows_of, live = self.commands, self._row_of, self._live
+        ``set`` that changes only the gains of voices in the rows, or a ``stop`` of a
+        non-ramped voice in the rows whose row a ``start`` later in the queue takes
+        (a voice of the same row kind, ``mixer_rows.kind_of``: a retriggered sound),
+        write them into the rows in place (nothing is synced, sorted or rebuilt) and
+        return True. Else leave the queue as it was (False): ``_drain`` lays the rows
+        out again."""
+        commands, rows_of, live, voices = self.commands, self._row_of, self._live, self._voices
         batch = [commands.popleft() for _ in range(len(commands))]
         rows: list[int] = []
-        changes: list[VoiceParams] = []
+        left: list[float] = []
+        right: list[float] = []
+        jump: list[bool] = []
+        free: dict[Kind, list[int]] = {}
+        stopped: list[int] = []
+        placed: list[tuple[int, _Voice]] = []
+        wake = False
+        set_op = cmd.SET
         for command in batch:
-            params = command.params
-            voice = live.get(command.voice)
-            if command.op != cmd.SET or params is None or voice is None:
-                if command.op == cmd.SET:
-                    continue  # a set for a voice finished or cut: nothing to do
-                commands.extendleft(reversed(batch))  # the audio thread is the only reader
-                return False
-            if voice.stream is not None:
-                params = params._replace(loop=True)
-            row = rows_of.get(command.voice, -1)
-            if row < 0 or voice.fate != "live" or params[2:] != voice.spec[2:]:
-                commands.extendleft(reversed(batch))
-                return False
-            rows.append(row)
-            changes.append(params)
-            if params.lowpass_hz > 0.0:
-                self.dsp.wake()
-        for row, params in zip(rows, changes, strict=True):
-            voice = self._voices[row]
-            voice.spec = params
-            voice.rendered = True  # a row since the last layout: it has played a block
+            op, params = command.op, command.params
+            if op == set_op and params is not None:  # the common case first
+                row = rows_of.get(command.voice)
+                if row is not None:
+                    voice = voices[row]
+                    if voice.stream is not None:
+                        params = params._replace(loop=True)
+                    if voice.fate != "live":
+                        continue  # a cut voice fading out: nothing to do
+                    if params[2:] != voice.spec[2:] or command.voice in stopped:
+                        commands.extendleft(reversed(batch))  # the audio thread is the only reader
+                        return False
+                    voice.spec = params  # gains only: the same if laid out again below
+                    voice.rendered = True  # a row since the last layout: it played a block
+                    rows.append(row)
+                    left.append(params.gain_left)
+                    right.append(params.gain_right)
+                    jump.append(not params.ramp)
+                    if params.lowpass_hz > 0.0:
+                        wake = True
+                    continue
+            if params is not None and params.lowpass_hz > 0.0:
+                wake = True
+            if op == cmd.START:
+                new = self._new_row_voice(command, placed)
+                kind = kind_of(new) if new is not None else None
+                if new is None or kind is None or not free.get(kind):
+                    commands.extendleft(reversed(batch))
+                    return False
+                placed.append((free[kind].pop(), new))
+                continue
+            cut = live.get(command.voice)
+            if cut is None and op in (set_op, cmd.STOP):
+                if any(command.voice == v.key for _row, v in placed):
+                    commands.extendleft(reversed(batch))  # a voice started in this batch
+                    return False
+                continue  # finished or cut already: nothing to do
+            row = -1 if cut is None else rows_of.get(command.voice, -1)
+            if op == cmd.STOP and cut is not None and row >= 0 and cut.fate == "live" \
+                    and not cut.spec.ramp and cut.stream is None \
+                    and command.voice not in stopped:
+                kind = kind_of(cut)
+                if not kind[0]:  # Redguard rows keep their Miles factors: laid out
+                    free.setdefault(kind, []).append(row)
+                    stopped.append(command.voice)
+                    continue
+            commands.extendleft(reversed(batch))  # a bus change, a silent voice...
+            return False
+        if any(free.values()):  # a cut voice's row nobody takes: lay out again
+            commands.extendleft(reversed(batch))
+            return False
+        if wake:
+            self.dsp.wake()
         if rows:
-            self._rows.set_gains(rows, [p.gain_left for p in changes],
-                                 [p.gain_right for p in changes],
-                                 [not p.ramp for p in changes])
+            self._rows.set_gains(rows, left, right, jump)
+        if placed:
+            self._place(stopped, placed)
         return True
+
+    def _new_row_voice(self, command: Command,
+                       placed: list[tuple[int, _Voice]]) -> _Voice | None:
+        """The voice a ``start`` makes when it can take a cut voice's row (a sound in
+        the store, audible, not paused, not already ended, its id new), else None."""
+        params, sound = command.params, command.sound
+        if params is None or sound is None or command.voice in self._live \
+                or any(command.voice == v.key for _row, v in placed) \
+                or is_streamed(sound) or not params.audible or params.paused:
+            return None
+        seg = self.store.segment(sound, params.miles is not None)
+        begin = command.offset - self._delay(command) * params.step
+        if not params.loop and begin >= seg.frames:
+            return None
+        return _Voice(command.voice, params, seg, begin, self.buses.gain(params.bus))
+
+    def _place(self, stopped: list[int], placed: list[tuple[int, _Voice]]) -> None:
+        """Cut ``stopped`` and put each new voice in its freed row (same kind)."""
+        for key in stopped:
+            del self._live[key]
+            del self._row_of[key]
+        voices = self._voices = list(self._voices)  # a new list: the rooms lay out again
+        for row, voice in placed:
+            self._live[voice.key] = voice
+            self._row_of[voice.key] = row
+            voices[row] = voice
+            self._rows.replace(row, voice)
+            self.buses.place(row, voice.spec.bus, voice.bus_gain)
+        self._rows.recount()
 
     def _start(self, command: Command) -> None:
         params, sound = command.params, command.sound

@@ -56,6 +56,12 @@ class BusStage:
         self._prev = np.array([v.bus_gain for v in voices], dtype=np.float32)
         self._check()
 
+    def place(self, row: int, bus: int, gain: float) -> None:
+        """A new voice in ``row`` (``Rows.replace``): its bus and the gain it starts at."""
+        self._index[row] = bus
+        self._prev[row] = gain
+        self._check()
+
     def _targets(self) -> np.ndarray:
         index, gains = self._index, self.gains
         if index.size and (index.max() >= gains.shape[0] or index.min() < 0):

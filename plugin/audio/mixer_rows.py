@@ -134,6 +134,24 @@ class Rows:
         self.miles_outer = bool(np.any(m[:, 2:] != 128.0))
         self.recount()
 
+    def replace(self, row: int, voice: Any) -> None:
+        """Put ``voice`` in ``row`` in place of a cut voice of the same kind
+        (``kind_of``, not Miles): the row keeps its place, so nothing is sorted
+        or laid out again (a retriggered sound, ``Mixer._set_gains``)."""
+        seg, spec = voice.seg, voice.spec
+        self.left[row] = seg.left
+        self.delta[row] = self.delta_list[row] = seg.right - seg.left
+        self.length[row] = seg.frames
+        self.cur_i[row], self.cur_f[row] = voice.cur_i, voice.cur_f
+        self.step[row] = spec.step
+        if any(interp <= row < hi for _lo, interp, _s0, _s1, hi, _m in self.kinds):
+            self.stepar[row] = self._step_row(float(spec.step))
+        self.loop[row] = spec.loop
+        self.g0l[row], self.g0r[row] = voice.g_left, voice.g_right
+        self.g1l[row], self.g1r[row] = spec.gain_left, spec.gain_right
+        self.gains = None
+        self.ramping = bool(np.any(self.g0l != self.g1l) or np.any(self.g0r != self.g1r))
+
     def _step_row(self, step: float) -> np.ndarray:
         row = self._steps.get(step)
         if row is None:
@@ -276,7 +294,7 @@ class Rows:
             self.g0l[now] = self.g1l[now]
             self.g0r[now] = self.g1r[now]
             self.gains = None
-        self.ramping = bool(np.any(self.g0l != self.g1l) or np.any(self.g0r != self.g1r))
+        self.ramping = bool((self.g0l != self.g1l).any() or (self.g0r != self.g1r).any())
 
 
 def scale_miles(sl: np.ndarray, sr: np.ndarray, resampled: int) -> None:

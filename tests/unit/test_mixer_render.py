@@ -437,3 +437,26 @@ def test_gain_changes_alone_are_written_in_place_and_ramp_block_after_block():
         out = mixer.render(100)[:, 0]
         assert mixer._voices is rows  # no layout
         assert np.allclose(out, before + (after - before) * ramp + 0.5, atol=1e-6)
+
+
+def test_a_retriggered_voice_takes_the_cut_voices_row_without_a_layout():
+    """A stop and a start of the same row kind in one block (a retriggered one-shot),
+    among gain changes: the new voice takes the cut one's row in place (no sort, no
+    layout) and sounds as if laid out; a later layout carries on from there."""
+    snd = sound("n", NOISE)
+    mixer = Mixer(RATE, 256)
+    start(mixer, snd, key=1, gl=0.5, gr=0.5, loop=True)
+    start(mixer, snd, key=2, gl=0.25, gr=0.25, step=0.5, loop=True)
+    mixer.render(256)
+    kinds = mixer._rows.kinds
+    mixer.set(2, params(gl=0.3, gr=0.3, step=0.5, loop=True))
+    mixer.stop(1)
+    start(mixer, snd, key=3, gl=1.0, gr=0.5)
+    out = mixer.render(256)
+    assert mixer._rows.kinds is kinds and mixer.voice_count == 2  # the row was reused
+    other = 0.3 * reference(NOISE, 0.5, 256, start=128.0, loop=True)
+    assert np.allclose(out[:, 0], NOISE[:256] + other, atol=1e-6)
+    assert np.allclose(out[:, 1], 0.5 * NOISE[:256] + other, atol=1e-6)
+    mixer.stop(2)  # not taken by a start: laid out again
+    out = mixer.render(256)
+    assert mixer.voice_count == 1 and np.allclose(out[:, 0], NOISE[256:512], atol=1e-6)
