@@ -38,6 +38,7 @@ class BusStage:
         self.gains = np.ones(1, dtype=np.float32)
         self._index = np.zeros(0, dtype=np.intp)
         self._prev = np.ones(0, dtype=np.float32)
+        self._buf = np.zeros((0, 0), dtype=np.float32)
         self._unity = True
         """Every row was at gain 1 and its bus's gain is 1: nothing to do."""
 
@@ -80,15 +81,21 @@ class BusStage:
             return None
         prev, now = self._prev, self._targets()
         moving = prev != now
-        factors = prev[:, None] + (now - prev)[:, None] * ramp[None, :n]
+        count = prev.shape[0]
+        if self._buf.shape[0] < count or self._buf.shape[1] < n:
+            self._buf = np.empty((max(count, 1), max(n, rows.block_frames)), dtype=np.float32)
+        factors = self._buf[:count, :n]
+        np.multiply((now - prev)[:, None], ramp[None, :n], out=factors)
+        factors += prev[:, None]
         f = rows.n_float
-        touched = np.flatnonzero((prev[:f] != 1.0) | (now[:f] != 1.0))
-        if touched.size:
-            rows.sl[touched, :n] *= factors[touched]
-            stereo = touched[rows.stereo[touched]]
-            if stereo.size:
-                rows.sr[stereo, :n] *= factors[stereo]
-        miles = factors[f:] if np.any(prev[f:] != 1.0) or np.any(now[f:] != 1.0) else None
+        if f and (np.any(prev[:f] != 1.0) or np.any(now[:f] != 1.0)):
+            # one in-place multiply over every float row: a row at unity is times
+            # exactly 1.0, which leaves it bit for bit (cheaper than gathering the others)
+            rows.sl[:f, :n] *= factors[:f]
+            if rows.stereo[:f].any():
+                rows.sr[:f, :n] *= factors[:f]
+        miles = (factors[f:].copy() if np.any(prev[f:] != 1.0) or np.any(now[f:] != 1.0)
+                 else None)
         if moving.any():
             for row in np.flatnonzero(moving).tolist():
                 voices[row].bus_gain = float(now[row])
