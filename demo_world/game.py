@@ -13,7 +13,8 @@ from pathlib import Path
 
 import esper
 
-from soundscape import Settings, SoundscapePlugin
+from soundscape import Settings, SoundscapePlugin, synth
+from soundscape.audio.play2d import play_2d
 from soundscape.components.spatial import Listener, Position
 from soundscape.context import Context
 from soundscape.demo_world.assets import ensure_assets
@@ -25,6 +26,8 @@ from soundscape.demo_world.world import Terrain, generate_terrain
 from soundscape.settings import FEATURES
 
 TICK_S = 1.0 / 60.0
+UI_CLICK = "ui_click"
+"""The pause key's click: a ``play_2d`` on the ``ui`` bus, heard while the world is held."""
 _game_ids = itertools.count()
 
 
@@ -79,6 +82,12 @@ class DemoGame:
         self.population = populate(self)
         self.director = Director(self)
         esper.add_processor(self.director, priority=10)
+        self.paused = False
+        """P: the world's sound is held (every bus but ``ui``)."""
+        if self.ctx.has("buses"):
+            # the music ducks 10 dB under the villager's lines (Oni dialogue -> dialogue)
+            self.ctx.buses.duck(target="music", by="dialogue", depth_db=-10.0, attack_s=0.1,
+                                release_s=0.6)
 
     # -- running ----------------------------------------------------------------------
 
@@ -108,6 +117,20 @@ class DemoGame:
         if village is None:
             return "no Redguard runtime: no torch"
         return "torch lit" if village.toggle_torch() else "torch out"
+
+    def toggle_pause(self) -> str:
+        """P: hold the world's sound (``pause_all``: every bus but ``ui``) or let it go
+        on from where it was; a UI click (``play_2d`` on ``ui``) plays either way."""
+        ctx = self.ctx
+        if not ctx.has("buses"):
+            return "no audio feature: nothing to pause"
+        if UI_CLICK not in ctx.sounds.names():
+            synth.add_to(ctx.sounds, UI_CLICK, synth.click(401, duration_s=0.03))
+        self.paused = not self.paused
+        (self.plugin.pause_all if self.paused else self.plugin.resume_all)()
+        play_2d(ctx, UI_CLICK, volume=0.6)
+        return "world sound paused (P resumes; UI sounds still play)" if self.paused \
+            else "world sound resumed"
 
     def close(self) -> None:
         """Uninstall the plugin, delete the world, go back to the previous one."""

@@ -3,7 +3,7 @@
 Keys: W/S or up/down walk, A/D or left/right step sideways, Q/E or the mouse
 turn, the wheel zooms, F1 toggles the overlay, M mutes, + and - move the AC
 ambient slider, T lights or snuffs the torch, H switches speakers and headphones,
-Esc quits.
+P pauses the world's sound (UI clicks still play), Esc quits.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ MOUSE_TURN_RAD_PER_PX = 0.006
 SLIDER_STEP = 0.1
 CAPTION = "soundscape demo: Asheron's Call land, Oni village, Redguard torch"
 HELP = ("WASD/arrows walk, Q/E or mouse turn, wheel zoom, F1 overlay, M mute, +/- ambient, "
-        "T torch, H headphones, Esc quit")
+        "T torch, H headphones, P pause, Esc quit")
 
 
 def sound_status(game: DemoGame) -> str:
@@ -75,6 +75,8 @@ class DemoWindow(pyglet.window.Window):
             self._slider(1 if symbol in (key.PLUS, key.EQUAL, key.NUM_ADD) else -1)
         elif symbol == key.T:
             self.message = self.game.toggle_torch()
+        elif symbol == key.P:
+            self.message = self.game.toggle_pause()
         elif symbol == key.H:
             if ctx.has("rooms"):
                 output = ctx.rooms.toggle_output()

@@ -30,12 +30,13 @@ from typing import TYPE_CHECKING, Any
 import pyglet
 from pyglet import shapes
 
-from soundscape.overlay.probe import ChannelView, Snapshot, probe
+from soundscape.overlay.probe import BusView, ChannelView, Snapshot, probe
 from soundscape.overlay.shapes import Pool, View, assign, find_window, translated
 from soundscape.overlay.style import (
     BEARING_COLOUR,
     FLYBY_COLOUR,
     LISTENER_COLOUR,
+    METER_COLOUR,
     PAN_COLOUR,
     PAN_TRACK_COLOUR,
     PANEL_BACK,
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
 __all__ = ["Overlay", "View"]
 
 PANEL_WIDTH_PX = 300
+BUS_HEADER = "bus            gain  state"
 ROW_PX = 13
 SOUND_CHARS = 18
 """A sound name longer than this is cut so it never runs into the volume bar."""
@@ -241,9 +243,10 @@ class Overlay:
 
     # -- the channel panel (window pixels) ----------------------------------------------
 
-    def _panel_rows(self, snap: Snapshot) -> list[tuple[str, ChannelView | None]]:
-        """The panel's lines: a header, each playing channel, one ``n idle`` line a bank."""
-        lines: list[tuple[str, ChannelView | None]] = [("bank     ch pri sound", None)]
+    def _panel_rows(self, snap: Snapshot) -> list[tuple[str, ChannelView | BusView | None]]:
+        """The panel's lines: a header, each playing channel, one ``n idle`` line a bank,
+        then a meter line per bus (indented by its depth; P paused, M muted)."""
+        lines: list[tuple[str, ChannelView | BusView | None]] = [("bank     ch pri sound", None)]
         idle: dict[str, int] = {}
         for row in snap.channels:
             if row.playing:
@@ -252,6 +255,13 @@ class Overlay:
             else:
                 idle[row.bank] = idle.get(row.bank, 0) + 1
         lines.extend((f"{bank[:8]:<8} {count} idle", None) for bank, count in idle.items())
+        if snap.buses:
+            lines.append((BUS_HEADER, None))
+        for bus in snap.buses:
+            state = ("P" if bus.paused else "") + ("M" if bus.muted else "") + (
+                f" {bus.duck_db:.0f}dB" if bus.duck_db < -0.05 else "")
+            name = ("  " * bus.depth + bus.name)[:14]
+            lines.append((f"{name:<14} {bus.gain:4.2f}  {state}", bus))
         return lines
 
     def _lay_panel(self, view: View, snap: Snapshot) -> None:
@@ -267,14 +277,23 @@ class Overlay:
             if y < 0:
                 break
             header = index == 0
-            grey = (230, 230, 230, 255) if row is not None or header else (120, 120, 120, 255)
+            bus_header = row is None and text.startswith(BUS_HEADER)
+            grey = (230, 230, 230, 255) if row is not None or header or bus_header \
+                else (120, 120, 120, 255)
             assign(self._rows.take(), text=text, x=left + 4, y=y + 3, color=grey)
+            if bus_header:
+                assign(self._rows.take(), text="meter", x=left + VOLUME_X_PX, y=y + 3,
+                       color=grey)
             if header:
                 assign(self._rows.take(), text="volume", x=left + VOLUME_X_PX, y=y + 3,
                        color=grey)
                 assign(self._rows.take(), text="pan", x=left + PAN_X_PX - 8, y=y + 3,
                        color=grey)
-            if row is not None:
+            if isinstance(row, BusView):
+                assign(self._bars.take(), position=(left + VOLUME_X_PX, y + 3),
+                       width=max(VOLUME_W_PX * row.level01, 1.0), height=ROW_PX - 5,
+                       color=(*METER_COLOUR, 255))
+            elif row is not None:
                 assign(self._bars.take(), position=(left + VOLUME_X_PX, y + 3),
                        width=max(VOLUME_W_PX * row.volume01, 1.0), height=ROW_PX - 5,
                        color=(*VOLUME_COLOUR, 255))

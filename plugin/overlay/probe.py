@@ -22,11 +22,13 @@ from typing import TYPE_CHECKING
 
 import esper
 
+from soundscape.components.channel import PAUSED
 from soundscape.components.occlusion import Occluded, Wall
 from soundscape.listener import usable
 from soundscape.overlay.ac import ac_bearings, ac_cells, ac_cells_key
 from soundscape.overlay.views import (
     BearingView,
+    BusView,
     CellView,
     ChannelView,
     FlybyView,
@@ -153,6 +155,39 @@ def channels_view(ctx: Context) -> list[ChannelView]:
     return out
 
 
+METER_FLOOR_DB = -48.0
+"""A bus meter's bar is empty at this level and full at 0 dB."""
+
+
+def buses_view(ctx: Context) -> list[BusView]:
+    """Each bus with its meter: the playing, audible, unpaused voices on it or under
+    it, their larger side gains (after the fader) summed in power, times their bus's
+    gain; in dB from ``METER_FLOOR_DB`` to 0, as 0..1."""
+    if not ctx.has("buses"):
+        return []
+    buses = ctx.buses
+    gains = buses.gains()
+    power = [0.0] * len(buses)
+    held = buses.paused_names
+    for bank in ctx.channels.values():
+        for channel in bank.channels:
+            if not channel.playing or not channel.audible or channel.flags & PAUSED \
+                    or channel.bus in held or channel.bus not in buses:
+                continue
+            bus = buses[channel.bus]
+            loud = max(abs(channel.gain_left), abs(channel.gain_right)) * gains[bus.index]
+            for up in bus.lineage():
+                power[up.index] += loud * loud
+    out = []
+    for bus in buses:
+        level_db = 10.0 * math.log10(power[bus.index]) if power[bus.index] > 0 else -math.inf
+        level01 = _clamp(1.0 - level_db / METER_FLOOR_DB, 0.0, 1.0, 0.0) if math.isfinite(
+            level_db) else 0.0
+        out.append(BusView(bus.name, sum(1 for _ in bus.lineage()) - 1, gains[bus.index],
+                           level01, bus.name in held, bus.muted, bus.duck_db))
+    return out
+
+
 def probe(ctx: Context, previous: Snapshot | None = None) -> Snapshot:
     """One frame's snapshot of everything the overlay draws (the current esper world).
 
@@ -173,5 +208,6 @@ def probe(ctx: Context, previous: Snapshot | None = None) -> Snapshot:
         rays=rays_view(ctx),
         flybys=flybys_view(ctx),
         channels=channels_view(ctx),
+        buses=buses_view(ctx),
         cells_key=key,
     )

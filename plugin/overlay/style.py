@@ -18,6 +18,8 @@ FLYBY_COLOUR = (255, 150, 0)
 TRIGGER_COLOUR = (255, 255, 0)
 BEARING_COLOUR = (0, 220, 255)
 VOLUME_COLOUR = (60, 200, 90)
+METER_COLOUR = (230, 170, 40)
+"""A bus meter's bar (amber, apart from the channels' green volume bars)."""
 PAN_COLOUR = (90, 140, 255)
 PAN_TRACK_COLOUR = (80, 80, 96)
 """The pan bar's track and centre mark, under the pan tick."""

@@ -73,6 +73,20 @@ class ChannelView:
 
 
 @dataclass(slots=True)
+class BusView:
+    """One bus and its meter: the voices on it and under it, their gains summed in
+    power, times the bus gain (0..1 over -48..0 dB); ``depth`` is its level in the tree."""
+
+    name: str
+    depth: int
+    gain: float
+    level01: float
+    paused: bool
+    muted: bool
+    duck_db: float
+
+
+@dataclass(slots=True)
 class Snapshot:
     """Everything the overlay draws for one frame."""
 
@@ -83,5 +97,6 @@ class Snapshot:
     rays: list[RayView] = field(default_factory=list)
     flybys: list[FlybyView] = field(default_factory=list)
     channels: list[ChannelView] = field(default_factory=list)
+    buses: list[BusView] = field(default_factory=list)
     cells_key: object = None
     """Changes when the cells do (the AC rebuild); None: compare the cells themselves."""
