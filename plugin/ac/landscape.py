@@ -72,17 +72,19 @@ def build_landblock(
     heights = _grid(np.zeros(81) if heights_m is None else heights_m, "heights_m", name)
     if not np.all(np.isfinite(heights)):
         raise InputError(f"landblock {name}: heights must be finite")
+    word_rows: list[list[int]] = words.astype(np.int64).tolist()
+    height_rows: list[list[float]] = heights.tolist()
     cells = tuple(
         LandCell(
             outdoor_cell_id(block_x, block_y, x, y),
-            int(words[x, y]),
-            (x * SQUARE_LENGTH_M, y * SQUARE_LENGTH_M, f32(float(heights[x, y]))),
+            word_rows[x][y],
+            (x * SQUARE_LENGTH_M, y * SQUARE_LENGTH_M, f32(height_rows[x][y])),
         )
         for x in range(SIDE_CELL_COUNT)
         for y in range(SIDE_CELL_COUNT)
     )
-    return Landblock(block_x, block_y, tuple(int(w) for w in words.ravel()),
-                     tuple(float(h) for h in heights.ravel()), cells)
+    return Landblock(block_x, block_y, tuple(w for row in word_rows for w in row),
+                     tuple(h for row in height_rows for h in row), cells)
 
 
 @dataclass(slots=True)
@@ -118,6 +120,25 @@ class Landscape:
         self._rings.clear()
         live = {id(b) for b in blocks.values()}
         self._stb_cache = {k: v for k, v in self._stb_cache.items() if k in live}
+
+    def put_block(self, key: tuple[int, int], block: Landblock) -> None:
+        """Load ``block`` at ``key``; only the rings that hold ``key`` are forgotten."""
+        old = self.blocks.get(key)
+        if old is block:
+            return
+        self.blocks[key] = block
+        self._forget(key, old)
+
+    def drop_block(self, key: tuple[int, int]) -> None:
+        """Unload the landblock at ``key`` (and the rings that held it)."""
+        self._forget(key, self.blocks.pop(key, None))
+
+    def _forget(self, key: tuple[int, int], old: Landblock | None) -> None:
+        if old is not None:
+            self._stb_cache.pop(id(old), None)
+        x, y = key
+        for centre in [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]:
+            self._rings.pop(centre, None)
 
     def set_region(self, region: Region | None) -> None:
         self.region = region

@@ -28,7 +28,9 @@ Example:
 
 from __future__ import annotations
 
+import bisect
 import math
+import operator
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,6 +56,9 @@ from soundscape.listener import first_active, is_finite
 
 if TYPE_CHECKING:
     from soundscape.ac.dat_load import AcDats
+
+_FIRST = operator.itemgetter(0)
+_SECOND = operator.itemgetter(1)
 
 
 class AcRuntime:
@@ -83,6 +88,11 @@ class AcRuntime:
         self.last_rebuild: RebuildSnapshot | None = None
         self.rebuilds = 0
         self._landblock_list: object = None
+        # Landblock entities by id (their component), the usable ones' checked blocks,
+        # and per (x, y) the usable entities there, oldest first (the first is loaded).
+        self._block_entities: dict[int, Landblock] = {}
+        self._usable: dict[int, Landblock] = {}
+        self._block_keys: dict[tuple[int, int], list[int]] = {}
         self._listener_bad = False
         self._enabled = self.config.ambient_enabled
         self.ambient.enabled = self._enabled
@@ -141,19 +151,37 @@ class AcRuntime:
     ) -> int:
         """Create a ``Landblock`` entity (x-major 9x9 or 8x8 words and heights); its entity id.
 
-        A landblock already loaded at (x, y) is replaced.
+        A landblock already loaded at (x, y) is replaced. Only this landblock is
+        validated; the loaded ones are found by (x, y), not scanned, so loading
+        landblocks costs time linear in their number.
         """
         block = build_landblock(block_x, block_y, terrain_words, heights_m)
-        self.remove_landblock(block_x, block_y)
-        return esper.create_entity(block)
+        self._drop_landblocks((block_x, block_y))
+        entity = esper.create_entity(block)
+        self._note_landblock(entity, block, block)
+        return entity
 
     def remove_landblock(self, block_x: int, block_y: int) -> bool:
-        """Delete the ``Landblock`` entity at (x, y); False when none is loaded."""
-        for entity, block in esper.get_component(Landblock):
-            if (block.block_x, block.block_y) == (block_x, block_y):
+        """Delete the ``Landblock`` entity at (x, y); False when none is loaded.
+
+        Looks the landblock up by (x, y); one the game created as a component
+        itself is picked up first (``sync_landblocks``) when none is known there.
+        """
+        key = (block_x, block_y)
+        if key not in self._block_keys:
+            self.sync_landblocks()
+        return self._drop_landblocks(key, every=False)
+
+    def _drop_landblocks(self, key: tuple[int, int], every: bool = True) -> bool:
+        """Delete the landblock entities at ``key`` (the first, or ``every`` one)."""
+        entities = self._block_keys.get(key)
+        if not entities:
+            return False
+        for entity in list(entities) if every else entities[:1]:
+            if esper.entity_exists(entity):
                 esper.delete_entity(entity, immediate=True)
-                return True
-        return False
+            self._forget_landblock(entity)
+        return True
 
     def force_rebuild(self) -> None:
         """Rebuild on the next tick even if the objcell did not change."""
@@ -203,22 +231,58 @@ class AcRuntime:
     # -- the frame ---------------------------------------------------------------
 
     def sync_landblocks(self) -> None:
-        """Pick up added or removed ``Landblock`` components (esper's cache list identity)."""
+        """Pick up added or removed ``Landblock`` components (esper's cache list identity).
+
+        Only the entities the runtime does not know yet are validated (``_checked``);
+        ``add_landblock`` registers its own at once, so a rebuild after adding one
+        landblock validates nothing again.
+        """
         found = esper.get_component(Landblock)
         if found is self._landblock_list:
             return
         self._landblock_list = found
-        blocks: dict[tuple[int, int], Landblock] = {}
-        for entity, component in found:
-            block = self._checked(entity, component)
-            if block is None:
-                continue
-            key = (block.block_x, block.block_y)
-            if key in blocks:
-                self.ctx.events.emit(SOURCE, "error", error=f"two landblocks at {key}; first kept")
-                continue
-            blocks[key] = block
-        self.landscape.set_blocks(blocks)
+        known = self._block_entities
+        # The usual case (add_landblock / remove_landblock registered the change
+        # already) is one pass in C: every entity known with the same component.
+        if len(found) == len(known) and all(map(
+                operator.is_, map(_SECOND, found), map(known.get, map(_FIRST, found)))):
+            return
+        current = dict(found)
+        for entity in sorted(known.keys() - current.keys()):
+            self._forget_landblock(entity)
+        for entity, component in sorted(found, key=_FIRST):
+            if known.get(entity) is not component:
+                self._forget_landblock(entity)
+                self._note_landblock(entity, component, self._checked(entity, component))
+
+    def _note_landblock(self, entity: int, component: Landblock,
+                        block: Landblock | None) -> None:
+        """Register a landblock entity; load it if it is the first usable one at its (x, y)."""
+        self._block_entities[entity] = component
+        if block is None:
+            return
+        self._usable[entity] = block
+        key = (block.block_x, block.block_y)
+        entities = self._block_keys.setdefault(key, [])
+        bisect.insort(entities, entity)
+        if len(entities) > 1:
+            self.ctx.events.emit(SOURCE, "error", error=f"two landblocks at {key}; first kept")
+        self.landscape.put_block(key, self._usable[entities[0]])
+
+    def _forget_landblock(self, entity: int) -> None:
+        """Unregister a landblock entity; the next usable one at its (x, y) takes its place."""
+        self._block_entities.pop(entity, None)
+        block = self._usable.pop(entity, None)
+        if block is None:
+            return
+        key = (block.block_x, block.block_y)
+        entities = self._block_keys[key]
+        entities.remove(entity)
+        if entities:
+            self.landscape.put_block(key, self._usable[entities[0]])
+        else:
+            del self._block_keys[key]
+            self.landscape.drop_block(key)
 
     def _checked(self, entity: int, block: Landblock) -> Landblock | None:
         """``block`` if it is well formed; one built from its words and heights if it has

@@ -5,10 +5,17 @@
 * ``ac_playback_us_per_tick``: median ``Ambient::UseTime`` tick with 64 armed
   sounds (16 descs of 4); ``ac_playback_mean_us_per_tick`` includes the ticks
   where deadlines fire.
+* ``ac_add_landblock_ms``: median of one tick that follows adding one landblock to
+  1,600 loaded (40 x 40), rebuild forced: the add, the sync and the rebuild.
+* ``ac_load_ms_100`` / ``_400`` / ``_1600``: ``add_landblock`` for that many
+  landblocks, then the first tick (sync and rebuild); median of 5 loads each.
+  ``ac_load_ratio_1600_over_100`` is the per-landblock cost at 1,600 over that at
+  100 (1.0 is linear).
 """
 
 from __future__ import annotations
 
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -86,13 +93,71 @@ def bench_playback() -> tuple[float, float]:
     return median * 1e6, mean * 1e6
 
 
+def _grid_world(name: str, side: int) -> tuple[SoundscapePlugin, float]:
+    """A world with ``side`` x ``side`` landblocks and a listener in the middle; load ms."""
+    esper.switch_world(name)
+    plugin = SoundscapePlugin(Settings(seed=5, backend="none", features=("ac",))).install()
+    ac = plugin.context.ac
+    ac.load_region(sample_region(8))
+    words = {(bx, by): striped_words(bx, by, 8) for bx in range(side) for by in range(side)}
+    heights = rolling_heights(0, 0)
+    centre = side // 2
+    esper.create_entity(Listener(), Position(centre * 192 + 101.0, 2.0, centre * 192 + 77.0))
+    start = time.perf_counter()
+    for (bx, by), w in words.items():
+        ac.add_landblock(bx, by, w, heights)
+    esper.process(1 / 60)
+    seconds = time.perf_counter() - start
+    if len(ac.landscape.blocks) != side * side or ac.rebuilds != 1:
+        raise RuntimeError("bench_ac: the grid world did not load")
+    return plugin, seconds * 1e3
+
+
+def bench_load() -> dict[str, float]:
+    figures: dict[str, float] = {}
+    for side in (10, 20, 40):
+        samples = []
+        for _ in range(5):
+            plugin, ms = _grid_world("bench-ac-load", side)
+            samples.append(ms)
+            _close(plugin, "bench-ac-load")
+        figures[f"ac_load_ms_{side * side}"] = statistics.median(samples)
+    figures["ac_load_ratio_1600_over_100"] = (
+        figures["ac_load_ms_1600"] / 1600) / (figures["ac_load_ms_100"] / 100)
+    return figures
+
+
+def bench_add_landblock() -> float:
+    """One tick after adding a landblock beside 1,600 (the next tick removes it again)."""
+    plugin, _ = _grid_world("bench-ac-add", 40)
+    ac = plugin.context.ac
+    words, heights = striped_words(41, 20, 8), rolling_heights(41, 20)
+    rebuilds = ac.rebuilds
+    samples = []
+    for i in range(60):
+        start = time.perf_counter()
+        ac.add_landblock(40 + i % 2, 20, words, heights)
+        ac.force_rebuild()
+        esper.process(1 / 60)
+        samples.append(time.perf_counter() - start)
+        ac.remove_landblock(40 + i % 2, 20)
+    if ac.rebuilds != rebuilds + 60:
+        raise RuntimeError("bench_ac: the add-landblock ticks did not rebuild")
+    _close(plugin, "bench-ac-add")
+    return statistics.median(samples[5:]) * 1e3
+
+
 def run() -> dict[str, float]:
+    add_ms = bench_add_landblock()
+    load = bench_load()
     rebuild_ms = bench_rebuild()
     median_us, mean_us = bench_playback()
     return {
         "ac_rebuild_ms": rebuild_ms,
         "ac_playback_us_per_tick": median_us,
         "ac_playback_mean_us_per_tick": mean_us,
+        "ac_add_landblock_ms": add_ms,
+        **load,
     }
 
 

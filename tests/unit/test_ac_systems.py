@@ -100,3 +100,54 @@ def test_a_huge_finite_heading_pans_as_an_angle_not_a_crash() -> None:
     positioned = [r for r in plugin.events.where(source="ac", event="play") if r["pos"]]
     assert positioned and all(-15 <= r["pan"] <= 15 for r in positioned)
     assert abs(ac.manager.heading_rad) <= 2 * 3.141592653589794
+
+
+def test_landblocks_are_indexed_and_only_a_new_one_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    from soundscape.components.ac import Landblock
+
+    plugin = _plugin()
+    ac = plugin.context.ac
+    ac.load_region(sample_region(4))
+    for bx in range(6):
+        ac.add_landblock(bx, 0, striped_words(bx, 0, 4))
+    checked: list[int] = []
+    real = AcRuntime._checked
+
+    def counting(self: AcRuntime, entity: int, block: Landblock) -> Landblock | None:
+        checked.append(entity)
+        return real(self, entity, block)
+
+    monkeypatch.setattr(AcRuntime, "_checked", counting)
+    esper.process(1 / 60)
+    assert checked == [] and len(ac.landscape.blocks) == 6  # add_landblock built them
+    # A landblock the game creates itself is checked alone on the next tick.
+    own = esper.create_entity(Landblock(9, 9, (4,) * 81, ()))
+    esper.process(1 / 60)
+    assert checked == [own] and (9, 9) in ac.landscape.blocks
+    # A second one at (9, 9) waits behind the first and takes over when it goes.
+    second = esper.create_entity(Landblock(9, 9, (2,) * 81, ()))
+    esper.process(1 / 60)
+    assert checked == [own, second]
+    assert ac.landscape.blocks[(9, 9)].terrain_words[0] == 4
+    assert ac.remove_landblock(9, 9) and not esper.entity_exists(own)
+    assert ac.landscape.blocks[(9, 9)].terrain_words[0] == 2
+    assert ac.remove_landblock(9, 9) and (9, 9) not in ac.landscape.blocks
+    # Deleting an entity directly unloads its landblock at the next tick.
+    entity = ac.add_landblock(3, 3, striped_words(3, 3, 4))
+    esper.process(1 / 60)
+    esper.delete_entity(entity, immediate=True)
+    esper.process(1 / 60)
+    assert (3, 3) not in ac.landscape.blocks and len(checked) == 2
+
+
+def test_a_replaced_landblock_forgets_only_the_rings_that_held_it() -> None:
+    plugin = _plugin()
+    ac = plugin.context.ac
+    ac.load_region(sample_region(4))
+    for bx in range(8):
+        ac.add_landblock(bx, 0, striped_words(bx, 0, 4))
+    near, far = ac.landscape.ring((1, 0)), ac.landscape.ring((6, 0))
+    ac.add_landblock(1, 0, striped_words(1, 0, 2))
+    assert ac.landscape.ring((6, 0)) is far
+    fresh = ac.landscape.ring((1, 0))
+    assert fresh is not near and fresh.blocks[1] is ac.landscape.blocks[(1, 0)]
