@@ -126,14 +126,26 @@ class OcclusionService:
     # -- the walls (OCCLUSION phase, step 0) -------------------------------------------
 
     def sync_walls(self) -> None:
-        """Mirror every ``Wall`` component into the pymunk space (added, moved, removed).
+        """Mirror the ``Wall`` components that changed into the pymunk space.
 
+        Walls added or removed (or replaced with ``esper.add_component``) are found
+        by themselves; a wall edited in place is mirrored when marked with
+        ``wall_moved``. Nothing is compared while no wall changed, so the cost does
+        not grow with the number of walls (``WallSpace.follow``).
         A wall with NaN end points or no length is skipped (its old segment goes) and
         logged once as a ``wall_rejected`` event until it changes again.
         """
         self._walls_tick = self.ctx.clock.tick
-        for entity, reason in self.walls.sync(esper.get_component(Wall)):
+        for entity, reason in self.walls.follow(esper.get_component(Wall)):
             self.ctx.events.emit(SOURCE, "wall_rejected", entity=entity, error=reason)
+
+    def wall_moved(self, entity: int) -> None:
+        """Say that ``entity``'s ``Wall`` was edited in place (a door slid, a wall fell).
+
+        The next OCCLUSION phase mirrors it (``sync_walls``); the records' cached
+        counts follow at their next due tick, as before.
+        """
+        self.walls.mark_moved(entity)
 
     # -- generic emitters (the modern law) --------------------------------------------
 

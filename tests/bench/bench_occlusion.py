@@ -8,13 +8,20 @@ Figures:
     occlusion_tick_nolog_us: the same with ``log_recomputes`` off (no ``occlusion``
         events): what the event log costs.
     flyby_tick_us: one FLYBYS phase with 24 records in flight (target < 100).
+    walls_5k_over_200: the OCCLUSION phase (walls synced, 1,000 records heard) with
+        5,000 walls over the same with 200: the same records and listener in the
+        middle 200 m tile, the 5,000 walls that tile's 200 repeated over 5 x 5 tiles
+        (constant density); ticks timed interleaved, ratio of the medians (target
+        <= 1.2). ``walls_200_phase_us`` / ``walls_5k_phase_us`` are the medians.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import statistics
 import sys
+import time
 from pathlib import Path
 
 import esper
@@ -131,8 +138,58 @@ def bench_flyby_tick() -> float:
     return max(total - game, 0.0) * 1e6
 
 
+def _walls_world(name: str, tiles: int) -> SoundscapePlugin:
+    """The occlusion world of ``walls_5k_over_200``: ``tiles`` x ``tiles`` copies of 200 walls."""
+    plugin = _plugin(name)
+    tile = _walls(random.Random(8))
+    half = tiles // 2
+    for tx in range(-half, half + 1):
+        for tz in range(-half, half + 1):
+            for w in tile:
+                esper.create_entity(Wall(w.ax_m + tx * SIZE_M, w.az_m + tz * SIZE_M,
+                                         w.bx_m + tx * SIZE_M, w.bz_m + tz * SIZE_M, w.flags))
+    esper.create_entity(Listener(), Position(SIZE_M / 2, 1.7, SIZE_M / 2))
+    rng = random.Random(9)
+    for i in range(1000):
+        x, z = rng.uniform(0.0, SIZE_M), rng.uniform(0.0, SIZE_M)
+        esper.create_entity(Position(x, 1.0, z), Occluded(far=60.0, cache_index=i))
+    for _ in range(24):
+        esper.process(1 / 60)
+    return plugin
+
+
+def bench_walls_scaling() -> dict[str, float]:
+    worlds = {"bench-walls-200": _walls_world("bench-walls-200", 1),
+              "bench-walls-5k": _walls_world("bench-walls-5k", 5)}
+    if len(worlds["bench-walls-5k"].context.occlusion.walls) != 5000:
+        raise RuntimeError("bench_occlusion: the 5k world has not 5,000 walls")
+    samples: dict[str, list[float]] = {name: [] for name in worlds}
+    for i in range(1200):
+        for name, plugin in worlds.items():
+            esper.switch_world(name)
+            ctx = plugin.context
+            ctx.clock.step(1)
+            start = time.perf_counter()
+            ctx.occlusion.sync_walls()
+            ctx.occlusion.update_records()
+            if i >= 24:
+                samples[name].append(time.perf_counter() - start)
+    counts = [sum(o.walls for _, o in (esper.switch_world(n), esper.get_component(Occluded))[1])
+              for n in worlds]
+    if counts[0] != counts[1]:
+        raise RuntimeError(f"bench_occlusion: the two worlds count {counts} walls")
+    for name, plugin in worlds.items():
+        esper.switch_world(name)
+        _done(plugin, name)
+    small = statistics.median(samples["bench-walls-200"])
+    large = statistics.median(samples["bench-walls-5k"])
+    return {"walls_5k_over_200": large / small,
+            "walls_200_phase_us": small * 1e6, "walls_5k_phase_us": large * 1e6}
+
+
 def run() -> dict[str, float]:
     return {
+        **bench_walls_scaling(),
         "occlusion_rays_per_ms": bench_rays(),
         "occlusion_tick_us": bench_occlusion_tick(),
         "occlusion_tick_nolog_us": bench_occlusion_tick(log=False),

@@ -84,6 +84,7 @@ def test_opening_a_door_clears_the_way_on_the_next_count(plugin: SoundscapePlugi
     assert occ.walls == 1
     wall = esper.component_for_entity(door, Wall)
     wall.ax_m, wall.bx_m = 3.0, 9.0  # the door slides open
+    plugin.context.occlusion.wall_moved(door)
     run(10)  # ticks 6..15: cached
     assert occ.walls == 1
     run(1)  # tick 16 = 0 + 12 + 4

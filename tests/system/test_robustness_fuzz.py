@@ -223,6 +223,8 @@ def act(w: FuzzWorld, action: tuple) -> None:  # noqa: C901 - one branch per gam
             if e is not None:
                 wall = esper.component_for_entity(e, Wall)
                 wall.ax_m, wall.az_m, wall.bx_m, wall.bz_m = args[1]
+                if ctx.has("occlusion"):
+                    ctx.occlusion.wall_moved(e)
         elif kind == "wall_del":
             e = w.pick(w.walls, args)
             if e is not None:

@@ -99,6 +99,9 @@ def test_wall_system_follows_component_changes() -> None:
     esper.component_for_entity(a, Wall).az_m = 3.0  # moved off the ray in place
     esper.component_for_entity(a, Wall).bz_m = 5.0
     esper.process(1 / 60)
+    assert count_walls(service.walls.hits(PLACE, LISTENER)) == 2  # not marked: kept
+    service.wall_moved(a)
+    esper.process(1 / 60)
     assert count_walls(service.walls.hits(PLACE, LISTENER)) == 1
     esper.remove_component(b, Wall)
     esper.process(1 / 60)
@@ -135,6 +138,35 @@ def test_wall_system_reindexes_a_wall_moved_onto_the_ray() -> None:
     assert count_walls(service.walls.hits(PLACE, LISTENER)) == 0
     moved = esper.component_for_entity(wall, Wall)
     moved.az_m, moved.bz_m = -1.0, 1.0
+    service.wall_moved(wall)
     esper.process(1 / 60)
     assert [h.distance for h in service.walls.hits(PLACE, LISTENER)] == pytest.approx([5.0])
     plugin.uninstall()
+
+
+def test_follow_mirrors_only_the_walls_that_changed() -> None:
+    space = WallSpace()
+    walls = [(e, Wall(float(e), -1.0, float(e), 1.0)) for e in range(1, 6)]
+    mirrored: list[int] = []
+    real = space._mirror
+
+    def counting(changed: list[tuple[int, Wall]]) -> list[tuple[int, str]]:
+        mirrored.extend(e for e, _ in changed)
+        return real(changed)
+
+    space._mirror = counting  # type: ignore[method-assign]
+    assert space.follow(walls) == [] and mirrored == [1, 2, 3, 4, 5]
+    mirrored.clear()
+    assert space.follow(walls) == [] and mirrored == []  # the same list: nothing looked at
+    same = list(walls)  # a new list, the same components (another entity came or went)
+    assert space.follow(same) == [] and mirrored == []
+    walls[1][1].az_m = 5.0  # edited in place, not marked: kept
+    assert space.follow(same) == [] and mirrored == [] and n_hits(space) == 5
+    space.mark_moved(2)
+    assert space.follow(same) == [] and mirrored == [2] and n_hits(space) == 4
+    mirrored.clear()
+    bad = Wall(math.nan, 0.0, 1.0, 1.0)
+    fewer = [walls[0], (3, bad), walls[3]]  # 2 and 5 gone, 3 replaced by a bad wall
+    refused = space.follow(fewer)
+    assert [e for e, _ in refused] == [3] and mirrored == [3]
+    assert len(space) == 2 and n_hits(space) == 2
