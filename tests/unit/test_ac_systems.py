@@ -102,7 +102,9 @@ def test_a_huge_finite_heading_pans_as_an_angle_not_a_crash() -> None:
     assert abs(ac.manager.heading_rad) <= 2 * 3.141592653589794
 
 
-def test_landblocks_are_indexed_and_only_a_new_one_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_landblocks_are_indexed_and_only_a_new_one_is_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from soundscape.components.ac import Landblock
 
     plugin = _plugin()
