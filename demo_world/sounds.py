@@ -10,12 +10,14 @@ Redguard effects (torch, rope, bell, chickens, mill).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from soundscape import synth
+from soundscape.demo_world import ac_sounds, sound_cache
 from soundscape.demo_world.ac_sounds import AC_SOUNDS
 
 RATE_HZ = synth.DEFAULT_RATE_HZ
@@ -101,24 +103,38 @@ _RENDERED: dict[str, np.ndarray] = {}
 """Each AC and Oni sound rendered once a process (read-only), shared by every game."""
 
 
+def _render(name: str) -> np.ndarray:
+    if name in AC_SOUNDS:
+        return np.asarray(AC_SOUNDS[name](), dtype=np.float32)
+    return np.asarray(ONI_SOUNDS[name]() * np.float32(VILLAGE_GAIN), dtype=np.float32)
+
+
+def render_all() -> dict[str, np.ndarray]:
+    """Every AC and Oni sound: from the disk cache (``sound_cache``) or synthesised and cached."""
+    if not _RENDERED:
+        names = [*AC_SOUNDS, *ONI_SOUNDS]
+        path = sound_cache.cache_file([synth, ac_sounds, sys.modules[__name__]])
+        found = sound_cache.load(path, names)
+        if found is None:
+            found = {name: _render(name) for name in names}
+            sound_cache.save(path, found)
+        for samples in found.values():
+            samples.setflags(write=False)
+        _RENDERED.update(found)
+    return _RENDERED
+
+
 def rendered(name: str) -> np.ndarray:
-    """The samples of an AC or Oni sound, synthesised on first use and then reused."""
-    samples = _RENDERED.get(name)
-    if samples is None:
-        if name in AC_SOUNDS:
-            samples = np.asarray(AC_SOUNDS[name](), dtype=np.float32)
-        else:
-            samples = np.asarray(ONI_SOUNDS[name]() * np.float32(VILLAGE_GAIN), dtype=np.float32)
-        samples.setflags(write=False)
-        _RENDERED[name] = samples
-    return samples
+    """The samples of an AC or Oni sound (read-only), rendered or loaded once a process."""
+    return render_all()[name]
 
 
 def synthesize(bank: Any) -> list[str]:
     """Add the AC and Oni sounds to ``bank`` (a ``SoundBank``); returns their names.
 
-    Each is rendered once a process (``rendered``): a second game, or the tests'
-    many worlds, reuse the samples. The Redguard recipes become indexed 16-bit
+    Each is rendered once (``rendered``): a second game, or the tests' many worlds,
+    reuse the samples, and the next start-up loads them from the disk cache
+    (``soundscape.demo_world.sound_cache``). The Redguard recipes become indexed 16-bit
     effects instead (``soundscape.demo_world.rg_village.load_effects``).
     """
     names = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import tempfile
 
 import pyglet
 
@@ -12,6 +13,8 @@ pyglet.options["headless"] = True
 pyglet.options["shadow_window"] = False
 pyglet.options["audio"] = ("silent",)
 os.environ.setdefault("PYGLET_HEADLESS", "1")
+# The demo's sound cache goes to a folder of this run, never the user's ~/.cache.
+os.environ.setdefault("SOUNDSCAPE_CACHE_DIR", tempfile.mkdtemp(prefix="soundscape-test-cache-"))
 
 import esper  # noqa: E402
 import pytest  # noqa: E402

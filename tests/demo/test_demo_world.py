@@ -199,3 +199,51 @@ def test_the_bell_rings_once_however_the_frames_fall(world):
         assert len(bells) == 1 and bells[0]["tick"] >= 450
     finally:
         game.close()
+
+
+def test_demo_sounds_are_cached_on_disk_and_loaded_back(tmp_path, monkeypatch):
+    """Start-up loads the synthesised sounds instead of rendering them (issue 21)."""
+    from soundscape.demo_world import sound_cache, sounds
+
+    monkeypatch.setenv(sound_cache.ENV, str(tmp_path))
+    monkeypatch.setattr(sounds, "_RENDERED", {})
+    first = dict(sounds.render_all())
+    files = list(tmp_path.glob("demo-sounds-*.npz"))
+    assert len(files) == 1 and set(first) == set(AC_SOUNDS) | set(ONI_SOUNDS)
+
+    def no_render(name):
+        raise AssertionError(f"{name} rendered, not loaded")
+
+    monkeypatch.setattr(sounds, "_RENDERED", {})
+    monkeypatch.setattr(sounds, "_render", no_render)
+    loaded = sounds.render_all()
+    assert all(loaded[n].tobytes() == first[n].tobytes() for n in first)
+    assert not loaded["ac_bird_song"].flags.writeable
+    # A corrupt file is rendered again and rewritten.
+    files[0].write_bytes(b"not a zip")
+    monkeypatch.undo()
+    monkeypatch.setenv(sound_cache.ENV, str(tmp_path))
+    monkeypatch.setattr(sounds, "_RENDERED", {})
+    again = sounds.render_all()
+    assert again["ac_owl"].tobytes() == first["ac_owl"].tobytes()
+    assert sound_cache.load(files[0], ["ac_owl"]) is not None
+    # A cache folder that cannot be made is skipped; an empty setting turns the cache off.
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv(sound_cache.ENV, str(blocker / "cache"))
+    monkeypatch.setattr(sounds, "_RENDERED", {})
+    assert sounds.render_all()["ac_owl"].tobytes() == first["ac_owl"].tobytes()
+    monkeypatch.setenv(sound_cache.ENV, "")
+    assert sound_cache.cache_dir() is None and sound_cache.cache_file([np]) is None
+
+
+def test_the_sound_cache_key_follows_the_recipes(monkeypatch, tmp_path):
+    from soundscape import synth
+    from soundscape.demo_world import ac_sounds, sound_cache
+
+    monkeypatch.setenv(sound_cache.ENV, str(tmp_path))
+    a = sound_cache.cache_file([synth, ac_sounds])
+    assert a == sound_cache.cache_file([synth, ac_sounds])
+    assert a != sound_cache.cache_file([synth])
+    monkeypatch.setattr(np, "__version__", "0.0.1")
+    assert a != sound_cache.cache_file([synth, ac_sounds])
