@@ -5,27 +5,25 @@ fuzz test."""
 
 from __future__ import annotations
 
-import contextlib
 import struct
 from datetime import timedelta
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from loader_fuzz import FUZZ as LOADER_FUZZ
+from loader_fuzz import mutated as fuzz_mutated
+from loader_fuzz import only_loader_errors
 from oni_level_writer import LevelWriter, mac_sndd, pc_sndd
 from test_oni_osbd import sample_ambient, sample_group
 from test_oni_osbd_xml import ambient_xml, group_xml
 
-from soundscape.errors import DataError, InputError
 from soundscape.oni.data import Impulse
 from soundscape.oni.level_file import OniLevelFile
 from soundscape.oni.osbd import write_chunk
 from soundscape.oni.osbd_xml import parse_osbd_xml
 
-FUZZ = settings(max_examples=120, derandomize=True, database=None,
-                deadline=timedelta(milliseconds=2000),
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.function_scoped_fixture])
+FUZZ = settings(LOADER_FUZZ, deadline=timedelta(milliseconds=2000))
 TOKENS = [struct.pack("<I", v & 0xFFFFFFFF) for v in
           (0, 1, 2, 3, 7, 8, 20, 32, 64, 512, 0xFFFF, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, -8)]
 TOKENS += [b"DBSO", b"DDNS", b"VR01", b"\xff\xff", b"\x00" * 20, b"\xff" * 20]
@@ -46,33 +44,9 @@ def _files(mac: bool) -> tuple[bytes, bytes, bytes]:
 SEEDS = {False: _files(False), True: _files(True)}
 
 
-@st.composite
-def mutated(draw, seed: bytes) -> bytes:
-    data = bytearray(seed)
-    for _ in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(("flip", "token", "token", "insert", "delete",
-                                     "truncate")))
-        at = draw(st.integers(0, len(data)))
-        if kind == "flip" and data:
-            data[min(at, len(data) - 1)] ^= 1 << draw(st.integers(0, 7))
-        elif kind == "token":
-            token = draw(st.sampled_from(TOKENS))
-            if draw(st.booleans()):
-                data[at : at + len(token)] = token
-            else:
-                data[at:at] = token
-        elif kind == "insert":
-            data[at:at] = draw(st.binary(min_size=1, max_size=16))
-        elif kind == "delete":
-            del data[at : at + draw(st.integers(1, 32))]
-        else:
-            del data[at:]
-    return bytes(data)
-
-
-def _only_loader_errors(call) -> None:
-    with contextlib.suppress(DataError, InputError):
-        call()
+def mutated(seed: bytes) -> st.SearchStrategy[bytes]:
+    """``seed`` mutated by the shared loader fuzz mutator with this format's tokens."""
+    return fuzz_mutated(seed, TOKENS)
 
 
 @FUZZ
@@ -89,11 +63,11 @@ def test_fuzz_level_files(tmp_path, data):
 
     def walk() -> None:
         with OniLevelFile(path) as level:
-            _only_loader_errors(level.read_osbd)
+            only_loader_errors(level.read_osbd)
             for name in list(level.sndd) + ["ac5lp1", "none"]:
-                _only_loader_errors(lambda n=name: level.read_sound(n))
+                only_loader_errors(lambda n=name: level.read_sound(n))
 
-    _only_loader_errors(walk)
+    only_loader_errors(walk)
 
 
 XML = [group_xml(sample_group()).encode(), ambient_xml(sample_ambient()).encode()]
@@ -103,4 +77,4 @@ XML = [group_xml(sample_group()).encode(), ambient_xml(sample_ambient()).encode(
 @given(data=st.data())
 def test_fuzz_osbd_xml(data):
     blob = data.draw(mutated(data.draw(st.sampled_from(XML))))
-    _only_loader_errors(lambda: parse_osbd_xml(blob.decode("latin-1"), name="OSBDx.grp"))
+    only_loader_errors(lambda: parse_osbd_xml(blob.decode("latin-1"), name="OSBDx.grp"))

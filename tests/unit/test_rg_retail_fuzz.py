@@ -5,25 +5,22 @@ database) and bounded, like the AC dat fuzz test."""
 
 from __future__ import annotations
 
-import contextlib
 import struct
-from datetime import timedelta
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from loader_fuzz import FUZZ as LOADER_FUZZ
+from loader_fuzz import mutated as fuzz_mutated
+from loader_fuzz import only_loader_errors
 from rg_retail_writer import Audio, RtxWriter, sfx_bytes, tone
 
 from soundscape.audio.sounds import SoundBank
-from soundscape.errors import DataError, InputError
 from soundscape.redguard.effects import EffectBank
 from soundscape.redguard.rtx import RtxStore
 from soundscape.redguard.rtx_file import RtxFile
 from soundscape.redguard.sfx_file import SfxFile
 
-FUZZ = settings(max_examples=150, derandomize=True, database=None,
-                deadline=timedelta(milliseconds=1000),
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.function_scoped_fixture])
+FUZZ = settings(LOADER_FUZZ, max_examples=max(LOADER_FUZZ.max_examples, 150))
 TOKENS = [struct.pack("<I", v & 0xFFFFFFFF) for v in
           (0, 1, 2, 3, 4, 27, 36, 0xFFFF, 0x10000, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, -8)]
 TOKENS += [struct.pack(">I", v) for v in (0, 36, 0x7FFFFFFF, 0xFFFFFFFF)]
@@ -46,34 +43,9 @@ def _rtx() -> bytes:
 RTX = _rtx()
 
 
-@st.composite
-def mutated(draw, seed: bytes) -> bytes:
-    data = bytearray(seed)
-    for _ in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(("flip", "token", "token", "insert", "delete",
-                                     "truncate")))
-        at = draw(st.integers(0, len(data)))
-        if kind == "flip" and data:
-            data[min(at, len(data) - 1)] ^= 1 << draw(st.integers(0, 7))
-        elif kind == "token":
-            token = draw(st.sampled_from(TOKENS))
-            if draw(st.booleans()):
-                data[at : at + len(token)] = token
-            else:
-                data[at:at] = token
-        elif kind == "insert":
-            data[at:at] = draw(st.binary(min_size=1, max_size=16))
-        elif kind == "delete":
-            del data[at : at + draw(st.integers(1, 32))]
-        else:
-            del data[at:]
-    return bytes(data)
-
-
-def _only_loader_errors(call) -> None:
-    """Run ``call``; a loader error is fine, anything else fails the example."""
-    with contextlib.suppress(DataError, InputError):
-        call()
+def mutated(seed: bytes) -> st.SearchStrategy[bytes]:
+    """``seed`` mutated by the shared loader fuzz mutator with this format's tokens."""
+    return fuzz_mutated(seed, TOKENS)
 
 
 @FUZZ
@@ -87,9 +59,9 @@ def test_fuzz_main_sfx(tmp_path, data):
             bank = EffectBank(SoundBank())
             bank.attach(sfx)
             for index in range(sfx.count):
-                _only_loader_errors(lambda i=index: bank.get(i))
+                only_loader_errors(lambda i=index: bank.get(i))
 
-    _only_loader_errors(walk)
+    only_loader_errors(walk)
 
 
 @FUZZ
@@ -103,7 +75,7 @@ def test_fuzz_english_rtx(tmp_path, data):
             store = RtxStore(SoundBank())
             store.attach(rtx)
             for label in rtx.labels():
-                _only_loader_errors(lambda k=label: rtx.read(k))
+                only_loader_errors(lambda k=label: rtx.read(k))
                 store.find(label)
 
-    _only_loader_errors(walk)
+    only_loader_errors(walk)
