@@ -4,8 +4,9 @@
 blocking on it), keeps its size, and reads byte ranges with ``os.pread``. Every
 failure is a ``DataError`` naming the file, the record being read (with its
 offset) and the field: a range past the end, a short read, a closed file. The
-Redguard and Oni readers open their files through it, so opening a game folder
-costs a few small reads and memory grows only with what is read later.
+Redguard and Oni readers and AC's dat container open their files through it, so
+opening a game folder costs a few small reads and memory grows only with what is
+read later.
 """
 
 from __future__ import annotations

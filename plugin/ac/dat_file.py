@@ -42,8 +42,6 @@ never visited here: only chains reached from the directory are read.
 
 from __future__ import annotations
 
-import os
-import stat
 import struct
 import zlib
 from collections import OrderedDict
@@ -52,6 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from soundscape.ac.dat_object import DatObject
+from soundscape.binfile import BinFile
 from soundscape.errors import DataError
 
 HEADER_BYTES = 0x190
@@ -137,21 +136,6 @@ class DatNode:
         return not self.branches
 
 
-def _open_regular(path: Path) -> tuple[int, int]:
-    """(descriptor, size) of a regular file opened read-only without blocking on a FIFO."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(path, flags)
-    except (OSError, ValueError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise DataError(str(path), None, None, f"cannot open: {reason}") from None
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode):
-        os.close(fd)
-        raise DataError(str(path), None, None, "not a regular file (a device, FIFO or folder)")
-    return fd, info.st_size
-
-
 class DatFile:
     """One open dat file. Use as a context manager or ``close`` it.
 
@@ -166,9 +150,9 @@ class DatFile:
 
     def __init__(self, path: str | Path, data_set: int | None = None) -> None:
         self.path = Path(path)
-        self.source = str(self.path)
-        self._fd = -1
-        self._fd, self.size_bytes = _open_regular(self.path)
+        self._file = BinFile(self.path)
+        self.source = self._file.source
+        self.size_bytes = self._file.size_bytes
         self._nodes: OrderedDict[int, DatNode] = OrderedDict()
         try:
             self.header = self._read_header(data_set)
@@ -179,25 +163,7 @@ class DatFile:
     # -- reading bytes ---------------------------------------------------------------
 
     def _read_at(self, offset: int, count: int, what: str) -> bytes:
-        if self._fd < 0:
-            raise DataError(self.source, what, None, "the dat file is closed")
-        if offset < 0 or offset + count > self.size_bytes:
-            raise DataError(self.source, what, None,
-                            f"{count} bytes at 0x{offset:x} run past the end of the file "
-                            f"({self.size_bytes} bytes)")
-        try:
-            if hasattr(os, "pread"):
-                data = os.pread(self._fd, count, offset)
-            else:  # pragma: no cover - Windows
-                os.lseek(self._fd, offset, os.SEEK_SET)
-                data = os.read(self._fd, count)
-        except OSError as error:
-            raise DataError(self.source, what, None, f"cannot read: {error.strerror}") from None
-        if len(data) != count:
-            raise DataError(self.source, what, None,
-                            f"short read at 0x{offset:x}: {len(data)} of {count} bytes "
-                            "(the file shrank?)")
-        return data
+        return self._file.read_at(offset, count, what)
 
     def _read_header(self, data_set: int | None) -> DatHeader:
         if self.size_bytes < HEADER_BYTES:
@@ -383,17 +349,12 @@ class DatFile:
 
     def close(self) -> None:
         """Close the file (idempotent)."""
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
+        self._file.close()
 
     def __enter__(self) -> DatFile:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
         self.close()
 
 
