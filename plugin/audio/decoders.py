@@ -39,7 +39,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from soundscape.audio.wav import MAX_CHANNELS, _chunks, _format, _to_float
+from soundscape.audio.wav import MAX_CHANNELS, _layout, _to_float
 from soundscape.errors import DataError
 
 SUFFIXES = (".wav", ".ogg", ".opus", ".flac", ".aif", ".aiff", ".aifc", ".w64", ".mp3")
@@ -129,17 +129,8 @@ class WavDecoder(_Closing):
 
     def _parse(self) -> None:
         data, source = self._map, self.source
-        chunks = _chunks(data, source)
-        if b"fmt " not in chunks:
-            raise DataError(source, "fmt ", None, "no fmt chunk")
-        if b"data" not in chunks:
-            raise DataError(source, "data", None, "no data chunk")
-        _tag, channels, rate, bits, is_float = _format(data, *chunks[b"fmt "], source)
-        body, size = chunks[b"data"]
+        channels, rate, bits, is_float, body, frames = _layout(data, source)
         self._frame_bytes = channels * bits // 8
-        frames = size // self._frame_bytes
-        if frames == 0:
-            raise DataError(source, "data", "size", f"{size} bytes hold no whole frame")
         self._body, self._bits, self._is_float = body, bits, is_float
         self.sample_rate_hz, self.channels, self.frames = int(rate), int(channels), int(frames)
         self.bits = bits if bits in (8, 16) and not is_float else 0

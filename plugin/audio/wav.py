@@ -113,6 +113,23 @@ def _format(data: bytes, body: int, size: int, source: str) -> tuple[int, int, i
     return tag, channels, rate, bits, is_float
 
 
+def _layout(data: bytes, source: str) -> tuple[int, int, int, bool, int, int]:
+    """(channels, rate, bits, is_float, offset of the samples, whole frames) of a WAV:
+    its ``fmt `` chunk checked and its ``data`` chunk found (``decode_wav`` and the
+    streaming ``WavDecoder`` share it)."""
+    chunks = _chunks(data, source)
+    if b"fmt " not in chunks:
+        raise DataError(source, "fmt ", None, "no fmt chunk")
+    if b"data" not in chunks:
+        raise DataError(source, "data", None, "no data chunk")
+    _tag, channels, rate, bits, is_float = _format(data, *chunks[b"fmt "], source)
+    body, size = chunks[b"data"]
+    frames = size // (channels * bits // 8)
+    if frames == 0:
+        raise DataError(source, "data", "size", f"{size} bytes hold no whole frame")
+    return channels, rate, bits, is_float, body, frames
+
+
 def _to_float(raw: bytes, channels: int, bits: int, is_float: bool):
     """(float32 frames, original integer frames or None)."""
     if is_float:
@@ -144,18 +161,8 @@ def decode_wav(data: bytes, source: str = "<bytes>") -> DecodedWav:
         DataError: empty, not RIFF/WAVE, a chunk larger than the file, a missing
             or malformed ``fmt `` or ``data`` chunk, or no whole frame of audio.
     """
-    chunks = _chunks(data, source)
-    if b"fmt " not in chunks:
-        raise DataError(source, "fmt ", None, "no fmt chunk")
-    if b"data" not in chunks:
-        raise DataError(source, "data", None, "no data chunk")
-    _tag, channels, rate, bits, is_float = _format(data, *chunks[b"fmt "], source)
-    body, size = chunks[b"data"]
-    frame_bytes = channels * bits // 8
-    frames = size // frame_bytes
-    if frames == 0:
-        raise DataError(source, "data", "size", f"{size} bytes hold no whole frame")
-    raw = data[body : body + frames * frame_bytes]
+    channels, rate, bits, is_float, body, frames = _layout(data, source)
+    raw = data[body : body + frames * (channels * bits // 8)]
     samples, pcm = _to_float(raw, channels, bits, is_float)
     return DecodedWav(np.ascontiguousarray(samples, dtype=np.float32), int(rate), bits,
                       is_float, pcm)
