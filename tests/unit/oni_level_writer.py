@@ -6,7 +6,8 @@ It lays files out as OniSplit's ``InstanceFileWriter`` does for ``VR01`` (header
 to 32 bytes with each instance's 8-byte header, the name table after it), with
 OSBD chunks in the .raw (PC) or .sep (Mac) and SNDD data in the .raw. The
 encoders are plain MS ADPCM (predictor 0, as simple encoders do) and QuickTime
-IMA4, enough to give the decoders real streams.
+IMA4, enough to give the decoders real streams; they step through the decoder's own
+tables (``soundscape.oni.sndd``), which the hand vectors in ``test_oni_level`` pin.
 """
 
 from __future__ import annotations
@@ -17,20 +18,13 @@ from pathlib import Path
 
 import numpy as np
 
+from soundscape.oni.sndd import IMA_INDEX, IMA_STEPS, MS_ADAPTATION
+
 PC_CHECKSUM = 1052091763926815
 MAC_CHECKSUM = 1052091493724257
 VR01 = 0x56523031
 SIGNATURE = 2251868534472768
 COEFFICIENTS = ((256, 0), (512, -256), (0, 0), (192, 64), (240, 0), (460, -208), (392, -232))
-ADAPT = (230, 230, 230, 230, 307, 409, 512, 614, 768, 614, 512, 409, 307, 230, 230, 230)
-IMA_INDEX = (-1, -1, -1, -1, 2, 4, 6, 8, -1, -1, -1, -1, 2, 4, 6, 8)
-IMA_STEPS = (
-    7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 19, 21, 23, 25, 28, 31, 34, 37, 41, 45, 50, 55, 60,
-    66, 73, 80, 88, 97, 107, 118, 130, 143, 157, 173, 190, 209, 230, 253, 279, 307, 337, 371,
-    408, 449, 494, 544, 598, 658, 724, 796, 876, 963, 1060, 1166, 1282, 1411, 1552, 1707,
-    1878, 2066, 2272, 2499, 2749, 3024, 3327, 3660, 4026, 4428, 4871, 5358, 5894, 6484, 7132,
-    7845, 8630, 9493, 10442, 11487, 12635, 13899, 15289, 16818, 18500, 20350, 22385, 24623,
-    27086, 29794, 32767)
 
 
 def _clamp(v: int) -> int:
@@ -58,7 +52,7 @@ def encode_ms_adpcm(frames: np.ndarray, block_align: int = 512) -> bytes:
                 code = max(-8, min(7, round((int(row[c]) - predictor) / delta[c])))
                 sample = _clamp(predictor + code * delta[c])
                 s2[c], s1[c] = s1[c], sample
-                delta[c] = max(16, (ADAPT[code & 0xF] * delta[c]) >> 8)
+                delta[c] = max(16, (MS_ADAPTATION[code & 0xF] * delta[c]) >> 8)
                 codes.append(code & 0xF)
         if len(codes) % 2:
             codes.append(0)

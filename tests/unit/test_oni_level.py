@@ -124,6 +124,12 @@ def test_ms_adpcm_hand_vectors():
 
 
 def test_ima4_hand_vectors():
+    # the standard tables (the test writer's encoders share them): 89 steps 7..32767
+    steps = sndd.IMA_STEPS
+    assert (len(steps), steps[0], steps[-1], sum(steps)) == (89, 7, 32767, 360393)
+    assert sndd.IMA_INDEX == (-1, -1, -1, -1, 2, 4, 6, 8) * 2
+    assert sndd.MS_ADAPTATION == (230, 230, 230, 230, 307, 409, 512, 614,
+                                  768, 614, 512, 409, 307, 230, 230, 230)
     packet = struct.pack(">H", 0x0100 | 10) + bytes([0x37]) + bytes(31)
     out = sndd.decode_ima4(packet, 1)[:, 0]
     # step 19, code 7: 2 + 19 + 9 + 4 = 34; step 41, code 3: 5 + 20 + 10 = 35
