@@ -26,14 +26,14 @@ file, the section and the key.
 
 from __future__ import annotations
 
-import configparser
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from soundscape.datafile import data_path, read_file
+from soundscape.datafile import data_path
 from soundscape.errors import DataError
 from soundscape.redguard.config import RgConfig
+from soundscape.redguard.ini import read_ini
 from soundscape.redguard.rtx_file import RtxFile
 from soundscape.redguard.sfx_file import SfxFile
 from soundscape.redguard.surface import SurfaceRemap
@@ -100,14 +100,7 @@ def read_system_ini(path: str | Path) -> SystemIni:
             ``[section]``, key).
     """
     source = str(path)
-    parser = configparser.ConfigParser(strict=False, interpolation=None, allow_no_value=True,
-                                       inline_comment_prefixes=(";",))
-    text = read_file(path).decode("latin-1")  # a regular file, size-capped
-    try:
-        parser.read_string(text, source)
-    except configparser.Error as error:
-        raise DataError(source, None, None, f"cannot read: {error}") from None
-    sections = {name.lower(): name for name in parser.sections()}
+    parser, sections = read_ini(path, inline_comments=True)
     values: dict[str, int] = {}
     for (section, key), field in SYSTEM_KEYS.items():
         name = sections.get(section)

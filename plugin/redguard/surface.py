@@ -8,11 +8,10 @@ exactly as the original's pointer arithmetic does.
 
 from __future__ import annotations
 
-import configparser
 from pathlib import Path
 
-from soundscape.datafile import read_file
 from soundscape.errors import DataError
+from soundscape.redguard.ini import read_ini
 
 SURFACE_NAMES = (
     "unknown", "water", "deepwater", "scapewater", "scapedeepwater", "lava",
@@ -70,14 +69,7 @@ class SurfaceRemap:
         (``soundscape.redguard.surface_value``).
         """
         source = str(path)
-        # allow_no_value: the [surfaces] section's "set, index, type" lines have no "="
-        parser = configparser.ConfigParser(strict=False, interpolation=None, allow_no_value=True)
-        text = read_file(path).decode("latin-1")  # a regular file, size-capped
-        try:
-            parser.read_string(text, source)
-        except configparser.Error as error:
-            raise DataError(source, None, None, f"cannot read: {error}") from None
-        sections = {name.lower(): name for name in parser.sections()}
+        parser, sections = read_ini(path)
         for code, name in enumerate(SURFACE_NAMES):
             section = sections.get(name)
             if section is None:
