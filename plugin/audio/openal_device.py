@@ -59,12 +59,9 @@ def _has_extension(alc: Any, device: Any, name: bytes) -> bool:
     return bool(alc.alcIsExtensionPresent(device, name))
 
 
-def connected(driver: Any) -> bool | None:
-    """False once pyglet's OpenAL device is disconnected; None when it cannot tell.
-
-    >>> connected(object()) is None
-    True
-    """
+def _with_disconnect(driver: Any) -> tuple[Any, Any] | None:
+    """(pyglet's ALC library, the device) when ``driver``'s device has
+    ``ALC_EXT_disconnect``, else None (``connected`` and ``connected_probe`` ask it)."""
     device = al_device(driver)
     if device is None:
         return None
@@ -72,6 +69,19 @@ def connected(driver: Any) -> bool | None:
 
     if not _has_extension(alc, device, b"ALC_EXT_disconnect"):
         return None
+    return alc, device
+
+
+def connected(driver: Any) -> bool | None:
+    """False once pyglet's OpenAL device is disconnected; None when it cannot tell.
+
+    >>> connected(object()) is None
+    True
+    """
+    found = _with_disconnect(driver)
+    if found is None:
+        return None
+    alc, device = found
     value = alc.ALCint(1)
     alc.alcGetIntegerv(device, ALC_CONNECTED, 1, value)
     alc.alcGetError(device)  # leave no error behind for pyglet's own checks
@@ -85,13 +95,10 @@ def connected_probe(driver: Any) -> Callable[[], bool | None] | None:
     >>> connected_probe(None) is None
     True
     """
-    device = al_device(driver)
-    if device is None:
+    found = _with_disconnect(driver)
+    if found is None:
         return None
-    from pyglet.media.drivers.openal import lib_alc as alc
-
-    if not _has_extension(alc, device, b"ALC_EXT_disconnect"):
-        return None
+    alc, device = found
     value = alc.ALCint(1)
     get_integer = _held(alc, "alcGetIntegerv")  # the audio thread keeps the GIL
 
