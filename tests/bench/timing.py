@@ -23,16 +23,16 @@ def interleaved_medians(fns: list[Callable[[], object]], repeats: int = 200,
                         warmup: int = 10) -> list[float]:
     """Median wall time of each of ``fns``, run in turn (one of each per round), so
     load on the machine falls on all of them alike."""
-    for _ in range(warmup):
-        for fn in fns:
-            fn()
-    samples: list[list[float]] = [[] for _ in fns]
-    for _ in range(repeats):
-        for fn, times in zip(fns, samples, strict=True):
-            start = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - start)
-    return [statistics.median(times) for times in samples]
+    return interleaved_timings([_timed(fn) for fn in fns], repeats, warmup)
+
+
+def _timed(fn: Callable[[], object]) -> Callable[[], float]:
+    """``fn`` made to return the seconds one call of it takes."""
+    def run() -> float:
+        start = time.perf_counter()
+        fn()
+        return time.perf_counter() - start
+    return run
 
 
 def interleaved_timings(fns: list[Callable[[], float]], repeats: int = 200,
