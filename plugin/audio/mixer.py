@@ -240,6 +240,7 @@ class Mixer:
         stopped: list[int] = []
         placed: list[tuple[int, _Voice]] = []
         wake = False
+        rooms_again = False
         set_op = cmd.SET
         for command in batch:
             op, params = command.op, command.params
@@ -251,10 +252,12 @@ class Mixer:
                         params = params._replace(loop=True)
                     if voice.fate != "live":
                         continue  # a cut voice fading out: nothing to do
-                    if params[2:] != voice.spec[2:] or command.voice in stopped:
+                    if command.voice in stopped or not self._same_row(row, voice, params):
                         commands.extendleft(reversed(batch))  # the audio thread is the only reader
                         return False
-                    voice.spec = params  # gains only: the same if laid out again below
+                    if params.send != voice.spec.send or params.ear != voice.spec.ear:
+                        rooms_again = True
+                    voice.spec = params  # the row's kind holds: the same if laid out again
                     voice.rendered = True  # a row since the last layout: it played a block
                     rows.append(row)
                     left.append(params.gain_left)
@@ -297,8 +300,24 @@ class Mixer:
             self.dsp.wake()
         if rows:
             self._rows.set_gains(rows, left, right, jump)
+            self._rows.recount()  # a step may have changed
         if placed:
             self._place(stopped, placed)
+        elif rooms_again:
+            self._voices = list(self._voices)  # a new list: the rooms read sends and ears again
+        return True
+
+    def _same_row(self, row: int, voice: _Voice, params: VoiceParams) -> bool:
+        """Whether ``params`` can be written into ``voice``'s row in place: only its
+        gains, step (a resampled row; doppler moves it every tick), low-pass, send or
+        ear change. A row at its own rate whose step leaves 1, a streamed voice whose
+        step changes, or any change of loop, pause, audibility, ramp, Miles factors
+        or bus needs a layout."""
+        spec = voice.spec
+        if params[3:8] != spec[3:8] or params.bus != spec.bus:
+            return False
+        if params.step != spec.step:
+            return voice.stream is None and self._rows.set_step(row, params.step)
         return True
 
     def _new_row_voice(self, command: Command,

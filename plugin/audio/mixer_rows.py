@@ -152,6 +152,16 @@ class Rows:
         self.gains = None
         self.ramping = bool(np.any(self.g0l != self.g1l) or np.any(self.g0r != self.g1r))
 
+    def set_step(self, row: int, step: float) -> bool:
+        """A new ``step`` for a resampled ``row``, in place (True); False for a row
+        at its own rate (its kind changes: lay the rows out again). A resampled row
+        whose step becomes 1 stays resampled: its interpolation is then exact."""
+        if not any(interp <= row < hi for _lo, interp, _s0, _s1, hi, _m in self.kinds):
+            return False
+        self.step[row] = step
+        self.stepar[row] = self._step_row(float(step))
+        return True
+
     def _step_row(self, step: float) -> np.ndarray:
         row = self._steps.get(step)
         if row is None:
