@@ -498,7 +498,7 @@ class Mixer:
         np.subtract(rows.g1r[lo:hi], rows.g0r[lo:hi], out=d_right)
         np.multiply(d_right, rows.mono_mask[lo:hi], out=mono[1])
         stereo = [(a, b, d_right[None, a:b]) for a, b in rows.ramp_runs]
-        change = weigh_all((mono, stereo), rows.sl[lo:hi], rows.sr[lo:hi], n,
+        change = weigh_all((mono, stereo, None), rows.sl[lo:hi], rows.sr[lo:hi], n,
                            self._acc[2:4, :n], scratch)
         change *= self._ramp(n)
         acc += change

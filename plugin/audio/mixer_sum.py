@@ -19,9 +19,11 @@ import numpy as np
 MILES_FULL_SCALE = 32768.0
 """Miles sums are in signed 16-bit units; this brings them to -1..1."""
 
-Gains = tuple[np.ndarray, list[tuple[int, int, np.ndarray]]]
-"""Float rows' gains: (2, rows) over the left/mono samples, and (lo, hi, (1, hi - lo))
-over the right samples of each run of stereo rows."""
+Gains = tuple[np.ndarray, list[tuple[int, int, np.ndarray]], np.ndarray | slice | None]
+"""Float rows' gains: (2, rows) over the left/mono samples, (lo, hi, (1, hi - lo))
+over the right samples of each run of stereo rows, and the rows summed (None: all).
+A row whose gains are both 0 (a voice heard only through the ears, ``room_mix``)
+adds exact zeros, so it is left out of the sum: the same bytes, fewer products."""
 
 
 def stereo_runs(flags: np.ndarray) -> list[tuple[int, int]]:
@@ -38,10 +40,23 @@ def stereo_runs(flags: np.ndarray) -> list[tuple[int, int]]:
 def gain_matrices(gl: np.ndarray, gr: np.ndarray, mono_mask: np.ndarray,
                   runs: list[tuple[int, int]], rows: int) -> Gains:
     """The first ``rows`` rows' gains: left, and right for mono rows (their one
-    channel), over S_L; the right gains of each stereo run over S_R."""
-    mono = np.ascontiguousarray(np.stack([gl[:rows], (gr * mono_mask)[:rows]]))
-    stereo = [(lo, hi, np.ascontiguousarray(gr[None, lo:hi])) for lo, hi in runs]
-    return mono, stereo
+    channel), over S_L; the right gains of each stereo run over S_R. Rows whose
+    two gains are 0 are left out (the third item lists the rows kept); each stereo
+    run keeps its own partial sum, so the order of the adds is unchanged."""
+    live = np.flatnonzero((gl[:rows] != 0.0) | (gr[:rows] != 0.0))
+    if len(live) == rows:
+        mono = np.ascontiguousarray(np.stack([gl[:rows], (gr * mono_mask)[:rows]]))
+        stereo = [(lo, hi, np.ascontiguousarray(gr[None, lo:hi])) for lo, hi in runs]
+        return mono, stereo, None
+    mono = np.ascontiguousarray(np.stack([gl[live], (gr * mono_mask)[live]]))
+    stereo = []
+    for lo, hi in runs:
+        a, b = np.searchsorted(live, [lo, hi]).tolist()
+        if a < b:
+            stereo.append((a, b, np.ascontiguousarray(gr[None, live[a:b]])))
+    if len(live) and live[-1] - live[0] == len(live) - 1:  # one run of rows: no copy
+        return mono, stereo, slice(int(live[0]), int(live[-1]) + 1)
+    return mono, stereo, live
 
 
 def weigh(gains: np.ndarray, src: np.ndarray, n: int, out: np.ndarray) -> np.ndarray:
@@ -59,7 +74,10 @@ def weigh_all(gains: Gains, sl: np.ndarray, sr: np.ndarray, n: int, out: np.ndar
               scratch: np.ndarray) -> np.ndarray:
     """out = (left, right) of the float rows ``sl``/``sr`` under ``gains``: S_L first,
     then each stereo run's S_R, always in that order. ``scratch``: a (1, >= n) buffer."""
-    mono, stereo = gains
+    mono, stereo, live = gains
+    if live is not None:
+        sl = sl[live, :n]
+        sr = sr[live, :n] if stereo else sr
     weigh(mono, sl, n, out)
     for lo, hi, row in stereo:
         out[1] += weigh(row, sr[lo:hi], n, scratch[:, :n])[0]
