@@ -42,11 +42,20 @@ def capture_png(
         window.switch_to()
         renderer = Renderer(game, window)
         view = renderer.draw(width, height, px_per_m, status)
-        buffer = pyglet.image.get_buffer_manager().get_color_buffer().get_image_data()
-        pixels = np.frombuffer(buffer.get_data("RGBA", buffer.width * 4), dtype=np.uint8)
-        frame = pixels.reshape(buffer.height, buffer.width, 4).copy()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        buffer.save(str(path))
+        frame = save_color_buffer(path)
     finally:
         window.close()
     return view, frame
+
+
+def save_color_buffer(path: Path) -> np.ndarray:
+    """Save the current GL context's colour buffer as a PNG at ``path`` (its folder
+    made); returns it as an RGBA array (rows bottom-up, as GL has them)."""
+    import pyglet
+
+    buffer = pyglet.image.get_buffer_manager().get_color_buffer().get_image_data()
+    pixels = np.frombuffer(buffer.get_data("RGBA", buffer.width * 4), dtype=np.uint8)
+    frame = pixels.reshape(buffer.height, buffer.width, 4).copy()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    buffer.save(str(path))
+    return frame

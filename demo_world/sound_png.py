@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from soundscape.audio.loudness import momentary_lufs
+from soundscape.demo_world.capture import save_color_buffer
 
 SIZE = (1280, 720)
 LEFT_PX, RIGHT_PX = 70, 20
@@ -183,11 +184,7 @@ def write_sound_png(path: Path, audio: np.ndarray, rate_hz: int, seconds: float,
                                       font_size=9, color=RIGHT_COLOUR + (255,), batch=batch,
                                       group=front))
         batch.draw()
-        buffer = pyglet.image.get_buffer_manager().get_color_buffer().get_image_data()
-        data = np.frombuffer(buffer.get_data("RGBA", buffer.width * 4), dtype=np.uint8)
-        frame = data.reshape(buffer.height, buffer.width, 4).copy()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        buffer.save(str(path))
+        frame = save_color_buffer(path)
     finally:
         window.close()
     return frame
