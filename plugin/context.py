@@ -24,6 +24,7 @@ from soundscape.errors import FeatureOffError
 from soundscape.events import EventLog
 from soundscape.rng import Rng
 from soundscape.settings import Settings
+from soundscape.walls import WallEdits
 
 if TYPE_CHECKING:
     from soundscape.ac.runtime import AcRuntime
@@ -64,6 +65,8 @@ class Context:
     """Channel banks by name (features ``audio``, ``oni``, ``redguard``)."""
     voice_ids: Iterator[int] = field(default_factory=lambda: itertools.count(1), repr=False)
     """Ids of the voice command stream, one per start, shared by every bank: never reused."""
+    walls: WallEdits = field(default_factory=WallEdits, repr=False)
+    """Walls edited in place (``walls.moved(entity)``), told to every feature that mirrors walls."""
     _sounds: SoundBank | None = field(default=None, repr=False)
     _mixer: Mixer | None = field(default=None, repr=False)
     _emitters: EmitterService | None = field(default=None, repr=False)

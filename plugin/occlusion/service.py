@@ -87,7 +87,7 @@ class OcclusionService:
     def __init__(self, ctx: Context, units_per_m: float = 1.0) -> None:
         self.ctx = ctx
         self.units_per_m = float(units_per_m)
-        self.walls = WallSpace(self.units_per_m)
+        self.walls = WallSpace(self.units_per_m, ctx.walls.reader())
         self.level_loaded = True
         self.log_recomputes = True
         self.last_rays: dict[int, RayTrace] = {}
@@ -143,9 +143,10 @@ class OcclusionService:
         """Say that ``entity``'s ``Wall`` was edited in place (a door slid, a wall fell).
 
         The next OCCLUSION phase mirrors it (``sync_walls``); the records' cached
-        counts follow at their next due tick, as before.
+        counts follow at their next due tick, as before. The same as
+        ``ctx.walls.moved(entity)``: the rooms' walled zones hear it too.
         """
-        self.walls.mark_moved(entity)
+        self.ctx.walls.moved(entity)
 
     # -- generic emitters (the modern law) --------------------------------------------
 

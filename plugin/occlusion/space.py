@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from operator import is_, itemgetter
+from operator import itemgetter
 
 import pymunk
 
@@ -22,6 +22,7 @@ from soundscape.components.occlusion import WALL_SKIPPED_FLAGS, Wall
 from soundscape.errors import InputError
 from soundscape.occlusion.rays import RayCaster
 from soundscape.occlusion.rules import NEAR_PLACE_SQ, WallHit
+from soundscape.walls import WallReader
 
 _SKIPPED_CATEGORY = 0b10
 """Walls with skipped flags sit in their own pymunk category the rays mask out."""
@@ -31,8 +32,6 @@ _RAY_FILTER = pymunk.ShapeFilter(mask=_ALL & ~_SKIPPED_CATEGORY)
 _SKIPPED_FILTER = pymunk.ShapeFilter(categories=_SKIPPED_CATEGORY)
 
 _alpha = itemgetter(0)
-_first = itemgetter(0)
-_second = itemgetter(1)
 
 MIN_WALL_LENGTH_M = 1e-6
 """A wall shorter than this has no direction and no normal: it is refused."""
@@ -94,16 +93,14 @@ class WallSpace:
         [2.0]
     """
 
-    def __init__(self, units_per_m: float = 1.0) -> None:
+    def __init__(self, units_per_m: float = 1.0, reader: WallReader | None = None) -> None:
         if not (math.isfinite(units_per_m) and units_per_m > 0.0):
             raise InputError(f"WallSpace: units_per_m must be positive, got {units_per_m!r}")
         self.units_per_m = units_per_m
         self.space = pymunk.Space()
         self._walls: dict[int, _Mirrored] = {}
-        self._components: dict[int, Wall] = {}
-        """Entity -> the ``Wall`` component last mirrored (``follow`` compares identities)."""
-        self._list: object = None
-        self._moved: set[int] = set()
+        self.reader = WallReader() if reader is None else reader
+        """Which walls changed since ``follow`` last looked (``soundscape.walls``)."""
         self.rays_cast = 0
         self.rays = RayCaster(self.space, _RAY_FILTER)
 
@@ -151,7 +148,7 @@ class WallSpace:
 
     def remove_wall(self, entity: int) -> bool:
         """Take ``entity``'s wall out of the space; False when it had none."""
-        self._components.pop(entity, None)
+        self.reader.components.pop(entity, None)
         mirrored = self._walls.pop(entity, None)
         if mirrored is None:
             return False
@@ -179,7 +176,7 @@ class WallSpace:
         seen: set[int] = set()
         moved = False
         table = self._walls
-        components = self._components
+        components = self.reader.components
         for entity, wall in walls:
             seen.add(entity)
             components[entity] = wall
@@ -203,43 +200,25 @@ class WallSpace:
 
     def mark_moved(self, entity: int) -> None:
         """``entity``'s ``Wall`` was edited in place: ``follow`` mirrors it next time."""
-        self._moved.add(entity)
+        self.reader.marked.add(entity)
 
     def follow(self, walls: list[tuple[int, Wall]]) -> list[tuple[int, str]]:
-        """``sync`` for the walls that changed: added, removed, replaced or marked moved.
+        """``sync`` for the walls that changed: added, removed, replaced or marked moved
+        (``WallReader.changes``: nothing is looked at while nothing changed).
 
-        ``walls`` is esper's cached ``get_component(Wall)`` list: while it is the
-        same list and no wall is marked (``mark_moved``), nothing is looked at. A new
-        list (any entity created or deleted) is compared in one C pass, entity and
-        component identity; only the walls that differ are mirrored again.
-        A wall edited in place and not marked keeps its old segment.
+        ``walls`` is esper's cached ``get_component(Wall)`` list. A wall edited in
+        place and not marked keeps its old segment.
         """
-        refused: list[tuple[int, str]] = []
-        if walls is not self._list:
-            self._list = walls
-            known = self._components
-            if not (len(walls) == len(known) and all(map(
-                    is_, map(_second, walls), map(known.get, map(_first, walls))))):
-                changed = [(e, w) for e, w in walls if known.get(e) is not w]
-                gone = known.keys() - dict(walls).keys()
-                for entity in sorted(gone):
-                    self.remove_wall(entity)
-                    self._moved.discard(entity)
-                self._moved.difference_update(e for e, _ in changed)
-                refused = self._mirror(changed)
-        if self._moved:
-            components = self._components
-            marked = [(e, components[e]) for e in sorted(self._moved) if e in components]
-            self._moved.clear()
-            refused += self._mirror(marked)
-        return refused
+        changed, gone = self.reader.changes(walls)
+        for entity in gone:
+            self.remove_wall(entity)
+        return self._mirror(changed) if changed else []
 
     def _mirror(self, walls: list[tuple[int, Wall]]) -> list[tuple[int, str]]:
         """Mirror these walls (compared by key); the refused ones as ``(entity, reason)``."""
         refused: list[tuple[int, str]] = []
         moved = False
         for entity, wall in walls:
-            self._components[entity] = wall
             key = wall_key(wall)
             mirrored = self._walls.get(entity)
             if mirrored is not None and mirrored.key == key:

@@ -4,7 +4,8 @@ Once a tick, just before CHANNELS (so a voice started this tick carries its room
 in its start), the service
 
 * refreshes the ``ReverbZone`` components it knows (a changed zone gets a new
-  reverb; a walled zone's flood fill is redone when it or the walls change),
+  reverb; a walled zone's flood fill is redone when it or the walls change, by the
+  occlusion's rule: ``soundscape.walls``),
 * finds the zone the listener stands in and tells the mixer (the reverb the
   listener hears crossfades over ``CROSSFADE_S``; one ``rooms``/``zone`` event),
 * sets each playing voice's ``Channel.send`` (the zone its position is in) for the
@@ -72,6 +73,9 @@ class RoomsService:
         self.zones: dict[int, _Zone] = {}
         self._order: list[int] = []
         self._walls: tuple[Segment, ...] = ()
+        self._wall_reader = ctx.walls.reader()
+        """Which walls changed (``soundscape.walls``): looked at only while a zone is walled."""
+        self._walls_stale = True
         self._bad: dict[int, tuple[object, ...]] = {}
         """Zones refused (one ``bad_value`` event), by the values refused."""
         self.listener_zone: int | None = None
@@ -131,8 +135,12 @@ class RoomsService:
         present = {ent: zone for ent, zone in esper.get_component(ReverbZone) if zone.enabled}
         walls: tuple[Segment, ...] = ()
         if any(z.walls for z in present.values()):
-            walls = tuple((w.ax_m, w.az_m, w.bx_m, w.bz_m)
-                          for _, w in esper.get_component(Wall))
+            walls = self._walls
+            changed_walls, gone = self._wall_reader.changes(esper.get_component(Wall))
+            if changed_walls or gone or self._walls_stale:
+                walls = tuple((w.ax_m, w.az_m, w.bx_m, w.bz_m)
+                              for w in self._wall_reader.components.values())
+        self._walls_stale = not walls
         walls_moved = walls != self._walls
         self._walls = walls
         changed = False

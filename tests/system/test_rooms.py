@@ -16,8 +16,8 @@ RATE = 48_000
 
 
 def plugin(**kw) -> SoundscapePlugin:
-    return SoundscapePlugin(Settings(backend="offline", features=("audio", "rooms"),
-                                     **kw)).install()
+    kw.setdefault("features", ("audio", "rooms"))
+    return SoundscapePlugin(Settings(backend="offline", **kw)).install()
 
 
 def step(seconds: float) -> None:
@@ -74,6 +74,24 @@ def test_a_doorway_joins_the_inside_to_the_rest_of_the_shape():
                                           walls=True, anchor_m=(5.0, 4.0)))
     step(1 / 60)
     assert p.rooms.zone_at(5.0, -0.5) == zone
+
+
+def test_a_door_that_slides_shut_is_heard_once_marked_and_both_features_see_it():
+    p = plugin(features=("audio", "rooms", "occlusion"))
+    house_walls(door=True)
+    door = esper.create_entity(Wall(4.0, -3.0, 5.5, -3.0))  # parked outside the house
+    zone = esper.create_entity(ReverbZone("room", polygon=((-1, -1), (11, -1), (11, 9), (-1, 9)),
+                                          walls=True, anchor_m=(5.0, 4.0)))
+    step(1 / 60)
+    assert p.rooms.zone_at(5.0, -0.5) == zone  # through the doorway
+    wall = esper.component_for_entity(door, Wall)
+    wall.az_m = wall.bz_m = 0.0  # slid into the doorway, edited in place
+    step(1 / 60)
+    assert p.rooms.zone_at(5.0, -0.5) == zone  # not marked: nothing is compared
+    p.context.walls.moved(door)
+    step(1 / 60)
+    assert p.rooms.zone_at(5.0, -0.5) is None  # the flood fill stops at the shut door
+    assert p.context.occlusion.count((4.75, 1.0, 1.0), (4.75, 1.0, -1.0)) == 1
 
 
 def _hall_scene(zone: bool, profile_bank: str | None = None) -> np.ndarray:
