@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 import esper
+import numpy as np
 
 from soundscape.audio.channel_rules import free_channel, oni_channel, redguard_channel
 from soundscape.audio.commands import Command, VoiceParams, set_params, start, stop
@@ -147,7 +148,12 @@ class ChannelBank:
         """Voices started since the last publish: None, or their parameters frozen
         when their channel was played again before the publish."""
         self._sent: dict[int, tuple[int, VoiceParams, Sound]] = {}
-        """slot -> (voice, the parameters last sent for it, its sound)."""
+        """slot -> (voice, the parameters last sent for it, its sound): the voices the
+        audio side is playing (a culled voice is not among them)."""
+        self._data: dict[int, Sound] = {}
+        """slot -> the sound data its latest ``play`` started (a restore starts it again)."""
+        self._restored: list[int] = []
+        """Slots whose voice came back from virtual since the last publish (``cull_voices``)."""
         for index in range(count):
             kind = ChannelKind.STEREO if index < stereo_count else ChannelKind.MONO
             self._new_channel(kind)
@@ -290,6 +296,7 @@ class ChannelBank:
         # inside the interval the mixer is about to render, ``offset`` frames ago.
         advanced = self._advanced_ticks.get(channel.index, 0)
         channel.voice_id = next(self.ctx.voice_ids)
+        self._data[channel.index] = data
         self._unsent[channel.voice_id] = None
         self._ops.append((channel.voice_id, channel.index, advanced, float(offset_frames), data))
         channel.start_cursor_frames = float(offset_frames) - (
@@ -468,12 +475,13 @@ class ChannelBank:
 
     def _cut(self, channel: Channel) -> None:
         """The channel's voice is stopped or stolen: a ``stop`` for the audio side
-        (a voice started since the last publish is simply never sent)."""
+        when it has the voice (one started since the last publish is simply never
+        sent; a culled one was stopped when it was culled)."""
         voice = channel.voice_id
-        self._sent.pop(channel.index, None)
+        sent = self._sent.pop(channel.index, None)
         if voice in self._unsent:
             del self._unsent[voice]
-        elif voice:
+        elif sent is not None and sent[0] == voice:
             self._ops.append((voice, -1, 0, 0.0, None))
 
     def _freeze(self, channel: Channel) -> None:
@@ -514,7 +522,11 @@ class ChannelBank:
         Starts and stops in the order they happened (a start made before the
         channel phase sits at ``first_tick``, one chained after it at the tick
         after the frame's last), then a ``set`` for each voice whose parameters
-        changed. A voice that is culled and stays culled sends nothing.
+        changed, a ``stop`` for each voice culled since (``cull_voices``), and a
+        ``start`` for each voice restored: a new voice id, at the source frame the
+        game side's cursor had at ``first_tick`` (a loop's phase), so the sound
+        goes on where it would be. A voice culled at its start sends nothing, nor
+        does one that stays culled or ends while it is culled.
         """
         for voice, slot, advanced, offset, sound in self._ops:
             if slot < 0:
@@ -526,26 +538,57 @@ class ChannelBank:
             params = self._unsent[voice]
             if params is None:
                 params = self._params(channel, sound)
+            if not params.audible:
+                continue  # culled at its start: a restore starts it where it is then
             out.append(start(voice, sound, params, tick=first_tick + advanced, offset=offset))
             if channel.voice_id == voice:
                 self._sent[slot] = (voice, params, sound)
-        for slot, (voice, last, sound) in list(self._sent.items()):
+        sent = self._sent
+        for slot, (voice, last, sound) in list(sent.items()):
             channel = self.channels[slot]
             if channel.voice_id != voice or not channel.flags & PLAYING:
-                del self._sent[slot]  # it ended: the audio side plays it out
+                del sent[slot]  # it ended: the audio side plays it out
+                continue
+            if not channel.audible:
+                del sent[slot]  # culled: the audio side cuts it (``modern`` fades it)
+                out.append(stop(voice))
                 continue
             if voice in self._unsent:
                 continue  # its start has this tick's parameters
             params = self._params(channel, sound)
-            if params != last and (params.audible or last.audible):
+            if params != last:
                 out.append(set_params(voice, params))
-                self._sent[slot] = (voice, params, sound)
+                sent[slot] = (voice, params, sound)
+        for slot in self._restored:
+            self._restore(self.channels[slot], first_tick, out)
+
+    def _restore(self, channel: Channel, first_tick: int, out: list[Command]) -> None:
+        """A voice back from virtual starts again on the audio side (a new voice id)
+        at the source frame its game-side cursor had when this tick interval began."""
+        slot, sound = channel.index, self._data.get(channel.index)
+        if not (channel.flags & PLAYING and channel.audible) or slot in self._sent \
+                or channel.voice_id in self._unsent or sound is None:
+            return  # stopped, culled again or played anew since: nothing to restore
+        moved = 0.0
+        held = self.ctx.buses.paused_names if self.ctx.has("buses") else frozenset()
+        if not channel.flags & PAUSED and channel.bus not in held:
+            ticks = self._advanced_ticks.get(slot, 0)
+            moved = self.playback_rate_hz(channel) * ticks / self.ctx.clock.tick_hz
+        offset = channel.cursor_frames - moved
+        if channel.loop and channel.length_frames > 0:
+            offset %= channel.length_frames
+        channel.voice_id = voice = next(self.ctx.voice_ids)
+        params = self._params(channel, sound)
+        out.append(start(voice, sound, params, tick=first_tick, offset=max(offset, 0.0),
+                         fade_in=True))
+        self._sent[slot] = (voice, params, sound)
 
     def mark_published(self) -> None:
         """The mixer has this tick's commands: later plays start at the next interval."""
         self._advanced_ticks.clear()
         self._ops.clear()
         self._unsent.clear()
+        self._restored.clear()
 
     # -- time ----------------------------------------------------------------
 
@@ -654,24 +697,45 @@ class ChannelBank:
     def cull_voices(self) -> None:
         """Virtual banks: only the loudest ``real_voices`` playing channels are audible.
 
-        Loudness is the larger side gain; ties go to the lower channel index. A voice
-        that goes virtual is logged once as ``cull`` (with its loudness and rank), one
-        that comes back as ``restore``; a voice stays culled quietly while it is.
+        Loudness is the larger side gain; ties go to the lower channel index (one
+        ``np.partition`` over the bank, not a sort). A voice that goes virtual is
+        logged once as ``cull`` (with its loudness and rank), one that comes back as
+        ``restore``; a voice stays culled quietly while it is. The audio side hears
+        of a cull as a ``stop`` and of a restore as a new ``start`` (``commands``).
         """
         playing = [c for c in self.channels if c.flags & PLAYING]
         limit = self.real_voices
-        if self.policy != "virtual" or limit is None or len(playing) <= limit:
-            ranked, limit = playing, len(playing)
-        else:
-            ranked = sorted(playing, key=lambda c: (-max(c.gain_left, c.gain_right), c.index))
-        for rank, channel in enumerate(ranked):
-            audible = rank < limit
-            if audible != channel.audible:
-                self.ctx.events.emit(self.name, "restore" if audible else "cull",
-                                     sound=channel.sound, channel=channel.index,
-                                     gain=max(channel.gain_left, channel.gain_right), rank=rank,
-                                     real_voices=self.real_voices)
-            channel.audible = audible
+        n = len(playing)
+        if self.policy != "virtual" or limit is None or n <= limit:
+            for rank, channel in enumerate(playing):
+                if not channel.audible:
+                    self._changed(channel, True, rank)
+            return
+        loud = np.fromiter([max(c.gain_left, c.gain_right) for c in playing], np.float64, n)
+        neg = -loud
+        edge = np.partition(neg, limit - 1)[limit - 1] if limit > 0 else -np.inf
+        audible = neg < edge
+        if limit > 0:
+            ties = np.flatnonzero(neg == edge)[: limit - int(np.count_nonzero(audible))]
+            audible[ties] = True  # the lower channel indices among equals
+        was = np.fromiter([c.audible for c in playing], bool, n)
+        changed = np.flatnonzero(audible != was)
+        if not changed.size:
+            return
+        rank = np.empty(n, dtype=np.int64)
+        rank[np.lexsort((np.arange(n), neg))] = np.arange(n)
+        for i in changed[np.argsort(rank[changed], kind="stable")].tolist():
+            self._changed(playing[i], bool(audible[i]), int(rank[i]))
+
+    def _changed(self, channel: Channel, audible: bool, rank: int) -> None:
+        """Log one ``cull`` or ``restore`` and mark the channel."""
+        self.ctx.events.emit(self.name, "restore" if audible else "cull", sound=channel.sound,
+                             channel=channel.index,
+                             gain=max(channel.gain_left, channel.gain_right), rank=rank,
+                             real_voices=self.real_voices)
+        channel.audible = audible
+        if audible:
+            self._restored.append(channel.index)
 
 
 def step_banks(ctx: Context, ticks: int) -> None:

@@ -10,6 +10,12 @@ side hears is an ordered stream of ``Command`` values, stamped with their tick:
 * ``set(voice, params)``: new gains, step, pause or audibility, applied at the
   next block the audio side renders (``modern`` ramps across it).
 * ``stop(voice)``: cut at the next block (``modern`` fades out across it).
+
+A virtual voice (``ChannelBank.cull_voices``) culled at its start sends no
+``start``; when it is culled its voice gets a ``stop``; when it comes back, a
+``start`` under a new voice id at the source frame where the game side's cursor
+is (``fade_in``: ``modern`` rises across a block). One that ends while culled
+sends nothing: the audio side never hears of it.
 * ``buses(gains)``: every bus's gain by index (``soundscape.audio.buses``), sent
   when one changed; each voice ramps to its bus's new gain across the next block.
 
@@ -17,7 +23,8 @@ A voice id is never reused. The audio side owns its render cursors: it plays a
 started voice from its first frame to its end or its stop exactly once, and a
 ``set`` for a voice it has finished does nothing, so a game side that is behind
 can never make it play a sound again. Unchanged parameters and voices that stay
-culled (virtual voices outside their bank's loudest) send nothing.
+culled (virtual voices outside their bank's loudest) send nothing, so the audio
+side's work does not grow with the culled count.
 
 The game thread appends a tick's commands with one ``deque.extend`` and never
 waits; the audio thread pops them at the start of each block
@@ -91,12 +98,16 @@ class Command(NamedTuple):
     offset: float = 0.0
     gains: tuple[float, ...] = ()
     """``BUSES`` only: every bus's gain by index."""
+    fade_in: bool = False
+    """``START`` only: a voice restored from virtual (it was playing on the game side
+    all along); a ramped (``modern``) one rises from silence across its first block,
+    as a culled one fades out across its last."""
 
 
 def start(voice: int, sound: Sound, params: VoiceParams, *, tick: int = 0, frame: float = 0.0,
-          offset: float = 0.0) -> Command:
+          offset: float = 0.0, fade_in: bool = False) -> Command:
     """A ``START`` command (see ``Command``)."""
-    return Command(START, voice, tick, frame, sound, params, offset)
+    return Command(START, voice, tick, frame, sound, params, offset, fade_in=fade_in)
 
 
 def set_params(voice: int, params: VoiceParams) -> Command:

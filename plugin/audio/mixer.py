@@ -65,6 +65,15 @@ class _Voice:
         """Its bus's gain as last rendered (``mixer_buses``: changes ramp from here)."""
 
 
+def _faded_in(voice: _Voice, command: Command) -> _Voice:
+    """A voice restored from virtual (``Command.fade_in``) with ramped gains
+    (``modern``) rises from silence across its first block."""
+    if command.fade_in and voice.spec.ramp:
+        voice.g_left = voice.g_right = 0.0
+        voice.rendered = True  # a set before its first block ramps from 0 as well
+    return voice
+
+
 class Timeline(NamedTuple):
     """Where game ticks fall in the output (a tick-driven backend sets it).
 
@@ -229,7 +238,10 @@ class Mixer:
         (a voice of the same row kind, ``mixer_rows.kind_of``: a retriggered sound),
         write them into the rows in place (nothing is synced, sorted or rebuilt) and
         return True. Else leave the queue as it was (False): ``_drain`` lays the rows
-        out again."""
+        out again (as it does after a block in which a cut voice faded out, so its
+        row goes)."""
+        if self._has_dying:
+            return False
         commands, rows_of, live, voices = self.commands, self._row_of, self._live, self._voices
         batch = [commands.popleft() for _ in range(len(commands))]
         rows: list[int] = []
@@ -333,7 +345,8 @@ class Mixer:
         begin = command.offset - self._delay(command) * params.step
         if not params.loop and begin >= seg.frames:
             return None
-        return _Voice(command.voice, params, seg, begin, self.buses.gain(params.bus))
+        return _faded_in(_Voice(command.voice, params, seg, begin, self.buses.gain(params.bus)),
+                         command)
 
     def _place(self, stopped: list[int], placed: list[tuple[int, _Voice]]) -> None:
         """Cut ``stopped`` and put each new voice in its freed row (same kind)."""
@@ -360,8 +373,8 @@ class Mixer:
         begin = command.offset - self._delay(command) * params.step
         if not params.loop and begin >= seg.frames:
             return
-        self._live[command.voice] = _Voice(command.voice, params, seg, begin,
-                                           self.buses.gain(params.bus))
+        self._live[command.voice] = _faded_in(
+            _Voice(command.voice, params, seg, begin, self.buses.gain(params.bus)), command)
 
     def _start_streamed(self, command: Command, params: VoiceParams, sound: Sound) -> None:
         """A streamed voice reads its ring (wrapping like a loop); the ring ends it."""
@@ -376,7 +389,7 @@ class Mixer:
                        self.buses.gain(params.bus))
         voice.cur_i, voice.cur_f = self.streams.start_cursor(ring, begin)
         voice.stream, voice.stream_frames = ring, voice.cur_i
-        self._live[command.voice] = voice
+        self._live[command.voice] = _faded_in(voice, command)
 
     def _sync(self) -> None:
         """Write the row cursors and gains back into their voices."""

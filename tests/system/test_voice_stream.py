@@ -244,8 +244,10 @@ def test_steal_cuts_the_old_sound_where_the_new_one_starts():
 
 def test_commands_only_for_what_changed():
     """A start is one command; unchanged voices send nothing; a change is one ``set``;
-    a culled voice sends one ``set`` and nothing while it stays culled; a voice started
-    and stopped between two publishes sends nothing at all; ids are never reused."""
+    a voice culled at its start sends nothing, a culled voice one ``stop`` and nothing
+    while it stays culled, a restored one a ``start`` under a new id (issue 18); a voice
+    started and stopped between two publishes sends nothing at all; ids are never
+    reused."""
     plugin = SoundscapePlugin(Settings(backend="none", features=("audio",))).install()
     ctx = plugin.context
     ctx.sounds.add("a", np.ones(RATE, dtype=np.float32), RATE)
@@ -265,19 +267,19 @@ def test_commands_only_for_what_changed():
     assert tick() == []
     quiet = bank.acquire()
     bank.play(quiet, "a", volume=0.1, loop=True)
-    assert tick() == [(START, 2)]  # started culled (audible False): keeps time silently
+    assert tick() == []  # voice 2, culled at its start: it keeps time on the game side only
     bank.set_volume(quiet, 0.2)
     assert tick() == []  # culled: nothing
     bank.set_volume(loud, 0.5)
     assert tick() == [(SET, 1)]
     bank.set_volume(quiet, 0.9)
-    assert tick() == [(SET, 1), (SET, 2)]  # loud culled, quiet restored
+    assert tick() == [(STOP, 1), (START, 3)]  # loud culled, quiet restored as voice 3
     gone = bank.acquire()
     bank.play(gone, "a", volume=0.0)
     bank.stop(gone)
     bank.stop(quiet)
-    assert tick() == [(STOP, 2), (SET, 1)]  # and loud is audible again
+    assert tick() == [(STOP, 3), (START, 5)]  # and loud is back as voice 5 (4: never sent)
     again = bank.acquire()
-    bank.play(again, "a", volume=0.0)
-    assert tick()[0] == (START, 4)  # 3 was the voice never sent
+    bank.play(again, "a", volume=1.0)
+    assert tick() == [(START, 6), (STOP, 5)]  # louder than loud, which is culled again
     plugin.uninstall()

@@ -1,0 +1,171 @@
+"""Issue 18: culled virtual voices keep time on the game side and never reach the audio side.
+
+A virtual bank voices its loudest ``real_voices``. A voice culled at its start sends
+no ``start`` and is never heard; a culled voice is stopped on the audio side; a
+restored one starts again (a new voice id) at the source frame the game side's
+cursor has reached, one-shot or loop; one that ends while culled is never heard.
+Rendered through the offline backend and compared sample for sample.
+"""
+
+from __future__ import annotations
+
+import random
+
+import esper
+import numpy as np
+import pytest
+
+from soundscape import Settings, SoundscapePlugin
+from soundscape.audio.channels import ensure_bank
+from soundscape.audio.commands import START, STOP
+
+RATE = 48_000
+TICK = RATE // 60
+
+
+def marked(frames: int, seed: int = 0) -> np.ndarray:
+    """A mono sound whose every frame is non-zero and differs from its neighbours."""
+    k = np.arange(frames, dtype=np.float64)
+    return (0.1 + 0.4 * ((k * 0.618 + seed * 0.1) % 1.0)).astype(np.float32)
+
+
+def offline(profile: str = "modern", real_voices: int = 1):
+    """An offline plugin (limiter off: exact samples) and a virtual bank ``v``; every
+    command the mixer is sent is recorded on ``sent``."""
+    plugin = SoundscapePlugin(Settings(backend="offline", features=("audio",),
+                                       limiter=False)).install()
+    ctx = plugin.context
+    bank = ensure_bank(ctx, "v", count=0, policy="virtual", profile=profile,
+                       real_voices=real_voices)
+    sent: list = []
+    send = ctx.mixer.send
+
+    def spy(commands, tick=None):
+        batch = list(commands)
+        sent.extend(batch)
+        send(batch, tick)
+
+    ctx.mixer.send = spy
+    return plugin, ctx, bank, sent
+
+
+def run(ticks: int) -> None:
+    for _ in range(ticks):
+        esper.process(1 / 60)
+
+
+def test_a_voice_culled_at_its_start_sends_nothing_and_is_not_heard():
+    plugin, ctx, bank, sent = offline()
+    ctx.sounds.add("loud", marked(RATE, 1), RATE)
+    ctx.sounds.add("quiet", marked(RATE, 2), RATE)
+    assert bank.play(bank.acquire(), "loud", volume=1.0, pan=-1.0, loop=True)
+    quiet = bank.acquire()
+    assert bank.play(quiet, "quiet", volume=0.5, pan=1.0, loop=True)
+    run(30)
+    voice = bank.get(quiet).voice_id
+    assert not bank.get(quiet).audible and bank.is_playing(quiet)
+    assert [c.voice for c in sent if c.op == START] == [voice - 1]  # the loud one only
+    assert not any(c.voice == voice for c in sent)
+    audio = ctx.mixer.backend.audio()
+    assert audio[:, 0].any() and not audio[:, 1].any()  # nothing of it on the right
+    assert ctx.mixer.voice_count == 1
+    # the game side kept its time: 30 ticks of 800 frames
+    assert bank.get(quiet).cursor_frames == pytest.approx(30 * TICK)
+    plugin.uninstall()
+
+
+@pytest.mark.parametrize("loop", [False, True])
+@pytest.mark.parametrize("profile", ["modern", "ac"])
+def test_a_restored_voice_resumes_at_the_game_side_cursor(loop, profile):
+    """Culled from its start, restored at tick 12 when the loud voice stops: from then
+    on the output is the quiet sound exactly where the game side's cursor is (a loop's
+    phase modulo its length). ``modern`` rises across the first block (a fade-in, as
+    its cuts fade out); ``ac`` jumps, so its first frame is exact too."""
+    plugin, ctx, bank, sent = offline(profile)
+    length = 3 * RATE if not loop else 2_345  # the loop wraps several times before 12
+    quiet_src = ctx.sounds.add("quiet", marked(length, 2), RATE).samples[:, 0]
+    loud_src = ctx.sounds.add("loud", marked(RATE, 1), RATE).samples[:, 0]
+    loud_vol, quiet_vol, quiet_pan = (1.0, 0.5, 1.0) if profile == "modern" else (0, -6, 15)
+    loud = bank.acquire()
+    assert bank.play(loud, "loud", volume=loud_vol, pan=-quiet_pan, loop=True)
+    quiet = bank.acquire()
+    assert bank.play(quiet, "quiet", volume=quiet_vol, pan=quiet_pan, loop=loop)
+    run(12)
+    assert not bank.get(quiet).audible
+    loud_right = np.float32(bank.get(loud).gain_right)  # 0 for modern; ac pans in dB
+    bank.stop(loud)
+    run(8)
+    channel = bank.get(quiet)
+    assert channel.audible
+    restore = [r for r in ctx.events if r["event"] == "restore"]
+    assert [(r["sound"], r["tick"]) for r in restore] == [("quiet", 13)]
+    starts = [c for c in sent if c.op == START and c.sound.name == "quiet"]
+    assert len(starts) == 1 and starts[0].voice == channel.voice_id and starts[0].fade_in
+    assert starts[0].offset == pytest.approx(12 * TICK % length)  # at tick 13's first frame
+    right = ctx.mixer.backend.audio()[:, 1]
+    before = np.arange(12 * TICK)
+    assert np.array_equal(right[: 12 * TICK], loud_right * loud_src[before])  # none of it
+    frames = np.arange(12 * TICK, 20 * TICK)
+    expected = np.float32(channel.gain_right) * quiet_src[frames % length]
+    exact_from = 13 * TICK if profile == "modern" else 12 * TICK  # after modern's fade-in
+    assert np.array_equal(right[exact_from:], expected[exact_from - 12 * TICK:])
+    head = right[12 * TICK: exact_from]
+    assert np.all(np.abs(head) <= np.abs(expected[: head.size]) + 1e-7)
+    plugin.uninstall()
+
+
+def test_a_voice_that_ends_while_culled_is_never_heard():
+    plugin, ctx, bank, sent = offline()
+    ctx.sounds.add("loud", marked(RATE, 1), RATE)
+    ctx.sounds.add("blip", marked(5 * TICK, 3), RATE)
+    loud = bank.acquire()
+    assert bank.play(loud, "loud", volume=1.0, pan=-1.0, loop=True)
+    blip = bank.acquire()
+    assert bank.play(blip, "blip", volume=0.5, pan=1.0)
+    run(10)
+    assert not bank.is_playing(blip)
+    assert [r["sound"] for r in ctx.events if r["event"] == "end"] == ["blip"]  # on time
+    assert [r["tick"] for r in ctx.events if r["event"] == "end"] == [5]
+    bank.stop(loud)
+    run(5)
+    assert [r["sound"] for r in ctx.events if r["event"] == "restore"] == []
+    assert [c.sound.name for c in sent if c.op == START] == ["loud"]
+    assert not ctx.mixer.backend.audio()[:, 1].any()
+    plugin.uninstall()
+
+
+@pytest.mark.parametrize("profile", ["modern", "ac"])
+def test_the_audio_side_never_voices_more_than_real_voices(profile):
+    """40 voices whose volumes change every tick on a bank of 4 real voices: the
+    audio side never has more than 4 live voices, plus the tails of the voices cut in
+    that block (``modern`` fades a culled voice over one block)."""
+    plugin, ctx, bank, sent = offline(profile, real_voices=4)
+    ctx.sounds.add("tone", marked(RATE, 4), RATE)
+    rng = random.Random(9)
+    handles = []
+    for _ in range(40):
+        handles.append(handle := bank.acquire())
+        assert bank.play(handle, "tone", volume=rng.uniform(0.0, 1.0) if profile == "modern"
+                         else rng.randint(-40, 0), loop=True)
+    live: set[int] = set()
+    churn = 0
+    for tick in range(60):
+        for handle in handles:
+            if rng.random() < 0.2:
+                bank.set_volume(handle, rng.uniform(0.0, 1.0) if profile == "modern"
+                                else rng.randint(-40, 0))
+        before = len(sent)
+        run(1)
+        cut = 0
+        for command in sent[before:]:
+            if command.op == START:
+                live.add(command.voice)
+            elif command.op == STOP:
+                live.discard(command.voice)
+                cut += 1
+        churn += cut
+        assert len(live) <= 4, tick
+        assert ctx.mixer.voice_count <= 4 + (cut if profile == "modern" else 0), tick
+    assert churn > 20  # the ranking really changed
+    assert live == {c.voice_id for c in bank.channels if c.audible} and len(live) == 4
+    plugin.uninstall()
