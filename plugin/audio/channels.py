@@ -722,10 +722,10 @@ class ChannelBank:
         changed = np.flatnonzero(audible != was)
         if not changed.size:
             return
-        rank = np.empty(n, dtype=np.int64)
-        rank[np.lexsort((np.arange(n), neg))] = np.arange(n)
-        for i in changed[np.argsort(rank[changed], kind="stable")].tolist():
-            self._changed(playing[i], bool(audible[i]), int(rank[i]))
+        ranks = np.empty(n, dtype=np.int64)
+        ranks[np.lexsort((np.arange(n), neg))] = np.arange(n)
+        for i in changed[np.argsort(ranks[changed], kind="stable")].tolist():
+            self._changed(playing[i], bool(audible[i]), int(ranks[i]))
 
     def _changed(self, channel: Channel, audible: bool, rank: int) -> None:
         """Log one ``cull`` or ``restore`` and mark the channel."""
