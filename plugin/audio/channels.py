@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 import esper
@@ -45,6 +46,11 @@ if TYPE_CHECKING:
     from soundscape.audio.sounds import Sound, SoundBank
 
 POLICIES = ("oni", "redguard", "virtual")
+LAW_INPUTS = attrgetter("volume", "pan", "pitch", "rate_hz", "level", "rate_scale",
+                        "sample_rate_hz", "serial")
+"""What ``profiles.apply_law`` reads of a channel (``serial`` stands for its sound, whose
+bit depth the law reads): a channel whose inputs are as at its last law keeps its
+gains and step (``ChannelBank.step``)."""
 OVERALL_SLIDE_PER_FRAME = 0.05
 """Oni's overall volume moves to its target by at most this much a frame (0x483bd0;
 ``SS2iVolume_Update`` runs once per ``SS2rUpdate``, whatever the ticks the frame took)."""
@@ -154,6 +160,10 @@ class ChannelBank:
         """slot -> the sound data its latest ``play`` started (a restore starts it again)."""
         self._restored: list[int] = []
         """Slots whose voice came back from virtual since the last publish (``cull_voices``)."""
+        self._law_inputs: dict[int, tuple[object, ...]] = {}
+        """slot -> the ``LAW_INPUTS`` its gains and step were last computed from."""
+        self._law_context: tuple[object, ...] = ()
+        """(profile, overall volume, output rate) of those laws: a change re-runs them all."""
         for index in range(count):
             kind = ChannelKind.STEREO if index < stereo_count else ChannelKind.MONO
             self._new_channel(kind)
@@ -673,15 +683,27 @@ class ChannelBank:
         Every playing channel's volume, pan and pitch become ``gain_left``,
         ``gain_right`` and ``step`` by the bank's profile (``profiles.apply_law``;
         ``sounds`` gives each sound's bit depth); a voice whose values cannot be
-        used is silenced and logged once per start as ``bad_value``. Then a
+        used is silenced and logged once per start as ``bad_value``. A channel
+        whose ``LAW_INPUTS`` (and the bank's profile, overall volume and output
+        rate) are as at its last law is skipped: the law is a pure function of
+        them, so its gains and step stand. Then a
         virtual bank marks its loudest ``real_voices`` audible (``cull_voices``).
         """
         self.advance(ticks)
         rate_hz = self.ctx.settings.sample_rate_hz
+        context = (self.profile, self.overall_volume, rate_hz)
+        if context != self._law_context:
+            self._law_context = context
+            self._law_inputs.clear()
+        done = self._law_inputs
         for channel in self.channels:
             # a voice that started and ended since the last publish still gets its gains
             if not channel.flags & PLAYING and channel.voice_id not in self._unsent:
                 continue
+            inputs = LAW_INPUTS(channel)
+            if done.get(channel.index) == inputs:
+                continue  # the same law of the same inputs: gains and step stand
+            done[channel.index] = inputs
             sound = sounds.get(channel.sound) if sounds is not None and channel.sound else None
             if not apply_law(self, channel, rate_hz, sound.bits if sound is not None else 16):
                 self._report_bad_value(channel)

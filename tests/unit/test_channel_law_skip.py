@@ -1,0 +1,119 @@
+"""Phase CHANNELS skips the law of a channel whose inputs did not change, and phase
+PUBLISH sends nothing for a voice whose parameters did not change (issue 18)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import numpy as np
+import pytest
+
+from soundscape import Context, Settings
+from soundscape.audio import channels as channels_module
+from soundscape.audio.channels import ensure_bank
+from soundscape.audio.commands import SET, Command
+from soundscape.audio.profiles import apply_law
+from soundscape.audio.sounds import SoundBank
+
+
+def make_ctx() -> Context:
+    ctx = Context.create(Settings(backend="none"))
+    ctx.sounds = SoundBank()
+    ctx.sounds.add("tone", np.zeros(48_000, dtype=np.float32), 48_000)
+    return ctx
+
+
+def count_laws(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the bank's calls of ``apply_law`` (the real law still runs)."""
+    calls: list[int] = []
+
+    def counted(bank, channel, rate_hz, bits=16):  # type: ignore[no-untyped-def]
+        calls.append(channel.index)
+        return apply_law(bank, channel, rate_hz, bits)
+
+    monkeypatch.setattr(channels_module, "apply_law", counted)
+    return calls
+
+
+@pytest.mark.parametrize("profile", ["modern", "ac", "oni", "redguard"])
+def test_law_runs_only_for_channels_whose_inputs_changed(profile, monkeypatch):
+    ctx = make_ctx()
+    bank = ensure_bank(ctx, "b", count=3, policy="redguard", profile=profile)
+    volume = {"modern": 0.5, "ac": -6, "oni": 0.5, "redguard": 100}[profile]
+    handles = []
+    for _ in range(3):
+        handles.append(handle := bank.acquire())
+        bank.play(handle, "tone", volume=volume, loop=True, rate_hz=22_050)
+    calls = count_laws(monkeypatch)
+    bank.step(1, ctx.sounds)
+    assert calls == [0, 1, 2]
+    calls.clear()
+    bank.step(1, ctx.sounds)
+    assert calls == []  # nothing changed: every gain and step stands
+    bank.set_pan(handles[1], bank.channels[1].pan + 1)
+    bank.step(1, ctx.sounds)
+    assert calls == [1]
+    calls.clear()
+    bank.set_overall_volume(0.5, immediate=True)  # a bank-wide input: every law again
+    bank.step(1, ctx.sounds)
+    assert calls == [0, 1, 2]
+
+
+def test_skipped_laws_leave_the_gains_the_law_gives(monkeypatch):
+    """Random changes to random channels over many ticks: every playing channel's
+    gains and step equal a fresh law of its current inputs, NaN included."""
+    ctx = make_ctx()
+    bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
+                       real_voices=4)
+    rng = random.Random(18)
+    handles = []
+    for _ in range(12):
+        handle = bank.acquire()
+        bank.play(handle, "tone", volume=rng.uniform(0, 1), pan=rng.uniform(-1, 1), loop=True)
+        handles.append(handle)
+    choices = [0.0, 0.25, 1.0, 2.0, -1.0, float("nan"), float("inf")]
+    for _ in range(60):
+        for _ in range(rng.randrange(4)):
+            handle = rng.choice(handles)
+            setter = rng.choice([bank.set_volume, bank.set_pan, bank.set_pitch])
+            setter(handle, rng.choice(choices + [rng.uniform(-1, 1)]))
+        if rng.random() < 0.1:
+            bank.fade_to(rng.choice(handles), rng.uniform(0, 1), 0.1)
+        bank.step(1, ctx.sounds)
+        for channel in bank.channels:
+            fresh = dataclasses.replace(channel)
+            apply_law(bank, fresh, ctx.settings.sample_rate_hz, 16)
+            assert (channel.gain_left, channel.gain_right, channel.step) == (
+                fresh.gain_left, fresh.gain_right, fresh.step)
+        bank.commands(1, [])
+        bank.mark_published()
+
+
+def publish(bank) -> list[Command]:
+    out: list[Command] = []
+    bank.commands(1, out)
+    bank.mark_published()
+    return out
+
+
+def test_unchanged_and_culled_voices_send_no_command():
+    ctx = make_ctx()
+    bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
+                       real_voices=1)
+    loud = bank.acquire()
+    bank.play(loud, "tone", volume=0.9, loop=True)
+    quiet = bank.acquire()
+    bank.play(quiet, "tone", volume=0.1, loop=True)
+    bank.step(1, ctx.sounds)
+    assert bank.channels[1].audible is False
+    publish(bank)  # the start
+    for _ in range(3):
+        bank.step(1, ctx.sounds)
+        assert publish(bank) == []  # nothing changed
+    bank.set_pan(quiet, 0.5)  # a culled voice changes: still culled, nothing sent
+    bank.step(1, ctx.sounds)
+    assert publish(bank) == []
+    bank.set_pan(loud, -0.5)  # the audible one changes: one set, for it
+    bank.step(1, ctx.sounds)
+    assert [(c.op, c.voice) for c in publish(bank)] == [(SET, bank.channels[0].voice_id)]
