@@ -10,10 +10,13 @@ band) and shorter above it by ``damping``.
 
 A block is processed in chunks no longer than the shortest line, so a chunk
 never reads what it writes: each step is a handful of numpy operations on an
-(8, chunk) array. The delay memory is one (8, columns) array: every line
-writes the sample of time ``t`` at column ``t`` (one slice) and line ``i``
-reads column ``t - m_i`` (one gather of eight windows). The output is float32 and
-the same bytes on every run (no BLAS, no threads).
+(8, chunk) array. The delay memory is one (9, columns) array (the ninth row
+is the predelay): every line writes the sample of time ``t`` at column ``t``
+(one view) and line ``i`` reads column ``t - m_i`` (one gather of the windows).
+What a block length needs (the windows' view, the flat damping buffers and
+their coefficients, padded so that every row starts on a 64-byte line, the
+write view) is made once per length, so a block allocates only its gather.
+The output is float32 and the same bytes on every run (no BLAS, no threads).
 
 On silence the network rings out and then stops: when nothing has come in for
 longer than its longest path and its peak falls below ``FLUSH_LEVEL`` (about
@@ -138,6 +141,29 @@ def line_lengths(sample_rate_hz: int) -> list[int]:
     return lengths
 
 
+class _Plan:
+    """The arrays and views one block length ``n`` runs on (made once per length)."""
+
+    __slots__ = ("window", "lines", "damped", "tmp", "c0", "c1", "flat", "reads", "sums")
+
+    def __init__(self, fdn: Fdn, n: int) -> None:
+        # Each row's window is n + 1 samples (from the sample before the read: the
+        # damping's z^-1), padded to whole 64-byte lines so that every row of the
+        # flat arrays below starts aligned.
+        width = (n + 1 + 15) // 16 * 16
+        self.window = sliding_window_view(fdn._lines, width, axis=1)
+        # the writes: row k of the n columns from r is lines[k, r]
+        self.lines = sliding_window_view(fdn._lines, n, axis=1, writeable=True)
+        rows = LINES + 1
+        self.flat = rows * width - 1  # the last value straddles the end: unused
+        self.damped = np.zeros(rows * width, dtype=np.float32)
+        self.tmp = np.zeros(rows * width, dtype=np.float32)
+        self.c0 = np.repeat(fdn.c0, width)[:self.flat]
+        self.c1 = np.repeat(fdn.c1, width)[:self.flat]
+        self.reads = self.damped.reshape(rows, width)[:, :n]  # row k: its damped read
+        self.sums = np.zeros((3, n), dtype=np.float32)
+
+
 class Fdn:
     """One reverb: an 8-line feedback delay network with a predelay.
 
@@ -158,17 +184,12 @@ class Fdn:
         self._back = np.append(-self.m[self._rows[:LINES]] - 1, -1)  # windows' starts
         self._filters(params)
         self._longest = int(self.m.max())
-        self._cols = self._longest + 1 + self.predelay + 4 * self.chunk
+        # a window reaches up to 15 columns past the chunk it reads (its padding)
+        self._cols = self._longest + 1 + max(self.predelay, 16) + 4 * self.chunk
         self._lines = np.zeros((LINES + 1, self._cols), dtype=np.float32)
-        self._window = sliding_window_view(self._lines, self.chunk + 1, axis=1)
         self._read = self._longest + 1  # write column; line i reads m_i columns back
-        width = self.chunk + 1  # each row's coefficient over its gathered window, flat
-        self._fb = np.zeros((LINES + 1) * width, dtype=np.float32)
-        self._tmp = np.zeros((LINES + 1) * width, dtype=np.float32)
-        # the predelay row passes through the damping unchanged (c0 1, c1 0)
-        self._c0_flat = np.repeat(np.append(self.c0[:, 0], 1.0), width)[:-1].astype(np.float32)
-        self._c1_flat = np.repeat(np.append(self.c1[:, 0], 0.0), width)[:-1].astype(np.float32)
-        self._sums = np.zeros((3, self.chunk), dtype=np.float32)
+        self._plans: dict[int, _Plan] = {}
+        self._starts: dict[int, np.ndarray] = {}
         self._quiet = 0
         self.idle = True
         """True while the network holds nothing (a block then costs nothing)."""
@@ -185,9 +206,10 @@ class Fdn:
         loop = 10.0 ** (-3.0 * m / (params.decay_s * self.sample_rate_hz))
         g = loop / at_ref
         rot = self._rows[:LINES]  # the rows hold the lines in shifted order
-        self.c0 = (g * c0)[rot].astype(np.float32)[:, None]
-        self.c1 = (g * c1)[rot].astype(np.float32)[:, None]
-        self._in_gain = np.float32(1.0 / math.sqrt(LINES))
+        # the predelay row passes through the damping unchanged (c0 1, c1 0)
+        self.c0 = np.append((g * c0)[rot], 1.0).astype(np.float32)
+        self.c1 = np.append((g * c1)[rot], 0.0).astype(np.float32)
+        self._in_gain = np.array(1.0 / math.sqrt(LINES), dtype=np.float32)
         # The taps read the damped lines: a unit impulse leaves about (mean over
         # frequency of) g(w)^2 / (1 - g(w)^2) of energy there (g(w)^2 averaged over
         # the lines); the taps scale that to wet_db.
@@ -210,9 +232,16 @@ class Fdn:
         self._quiet = 0
         self.idle = True
 
+    def _plan(self, n: int) -> _Plan:
+        """A new block length's plan (kept: a mixer runs one or two lengths)."""
+        plan = self._plans[n] = _Plan(self, n)
+        return plan
+
     def process(self, send: np.ndarray, out: np.ndarray) -> None:
         """Add the reverb of the mono ``send`` (n,) to ``out`` (2, n), float32."""
         n = send.shape[0]
+        if n == 0:
+            return
         if self.idle:
             if not send.any():
                 return
@@ -227,36 +256,40 @@ class Fdn:
 
     def _chunk(self, send: np.ndarray, out: np.ndarray, n: int) -> None:
         """One chunk (``n`` <= the shortest line) through the network."""
+        plan = self._plans.get(n) or self._plan(n)
         lines, r, ahead = self._lines, self._read, self.predelay
-        if r + ahead + self.chunk > self._cols:  # compact: the past the lines read and
+        if r + ahead + n + 16 > self._cols:  # compact: the past the lines read and
             keep = self._longest + 1  # the predelayed future move to the front
             lines[:, :keep + ahead] = lines[:, r - keep:r + ahead]
             r = keep
-        # the send, times 1/sqrt(N) (every line gets it alike), into the predelay row
+        self._read = r + n
         np.multiply(send, self._in_gain, out=lines[LINES, r + ahead:r + ahead + n])
-        # Each row's window, from the sample before: one gather of 9 windows.
-        got = self._window[self._rows, self._back + r]
+        starts = self._starts.get(r)  # the windows' starts (r takes a few values)
+        if starts is None:
+            if len(self._starts) > 64:
+                self._starts.clear()
+            starts = self._starts[r] = self._back + r
+        # every row's window, from the sample before its read: one gather
+        g = plan.window[self._rows, starts].reshape(-1)
         # Each line's gain and damping g (c0 + c1 z^-1) on the windows as one flat
         # array (contiguous operands run at twice the speed of row views): flat k
         # holds c0 y + c1 y[-1] of its row; the values that straddle two rows are
         # never read.
-        flat, tmp, g = self._fb, self._tmp, got.reshape(-1)
-        np.multiply(g[1:], self._c0_flat, out=flat[:-1])
-        np.multiply(g[:-1], self._c1_flat, out=tmp[:-1])
-        flat += tmp
-        fb = flat.reshape(LINES + 1, self.chunk + 1)[:, :n]
+        flat, damped, tmp = plan.flat, plan.damped, plan.tmp
+        np.multiply(g[1:flat + 1], plan.c0, out=damped[:flat])
+        np.multiply(g[:flat], plan.c1, out=tmp[:flat])
+        damped += tmp
         # One pass over the damped lines: the two output taps, and what the
         # Householder reflection (x - (2/N) sum x) subtracts from every line less
         # the input.
-        sums = self._sums[:, :n]
-        np.einsum("ki,ij->kj", self.weights, fb, out=sums)
+        reads, sums = plan.reads, plan.sums
+        np.einsum("ki,ij->kj", self.weights, reads, out=sums)
         out += sums[:2]
-        np.subtract(fb[:LINES], sums[2], out=lines[:LINES, r:r + n])  # written once
-        self._read = r + n
+        np.subtract(reads[:LINES], sums[2], out=plan.lines[:LINES, r])  # written once
 
     def _settle(self, send: np.ndarray, n: int) -> None:
         """After a block: go idle once a silent tail has rung out below FLUSH_LEVEL."""
-        if send.any():
+        if send[0] or send.any():  # (a sounding first sample settles it at once)
             self._quiet = 0
             return
         self._quiet += n

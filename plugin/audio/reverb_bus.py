@@ -49,7 +49,10 @@ class ReverbBus:
         self.target: int | None = None
         """The zone the listener is in (None: no zone, every reverb fades out)."""
         self._scratch = np.zeros((2, 0), dtype=np.float32)
+        self._silence = np.zeros(0, dtype=np.float32)
         self._ramps: dict[int, np.ndarray] = {}
+        self._settled: int | None = None
+        """The zone heard alone at full weight, nothing fading (None: work it out)."""
 
     def configure(self, zone: int, params: ReverbParams) -> None:
         """Give ``zone`` a reverb (a new one when its parameters change)."""
@@ -57,6 +60,7 @@ class ReverbBus:
         if old is None or old.params != params:
             self.reverbs[zone] = Fdn(params, self.sample_rate_hz)
             self.weight.setdefault(zone, 0.0)
+            self._settled = None
 
     def remove(self, zone: int) -> None:
         """Forget ``zone`` and its reverb."""
@@ -64,13 +68,18 @@ class ReverbBus:
         self.weight.pop(zone, None)
         if self.target == zone:
             self.target = None
+        self._settled = None
 
     def listen(self, zone: int | None) -> None:
         """The listener is now in ``zone`` (None: outside every zone)."""
         self.target = zone if zone in self.reverbs else None
+        if self.target != self._settled:
+            self._settled = None
 
     def active(self) -> list[int]:
         """Zones whose reverb runs in the next block (heard, or fading), in id order."""
+        if self._settled is not None:
+            return [self._settled]
         return sorted(z for z in self.reverbs if z == self.target or self.weight[z] > 0.0)
 
     def _ramp(self, n: int) -> np.ndarray:
@@ -86,18 +95,22 @@ class ReverbBus:
         listener's zone by ``n / (crossfade_s x rate)`` a block.
         """
         n = out.shape[1]
+        zone = self._settled
+        if zone is not None:  # the usual block: one zone, at full weight
+            send = sends.get(zone)
+            self.reverbs[zone].process(self._quiet(n) if send is None else send, out)
+            return
         step = n / (self.crossfade_s * self.sample_rate_hz)
-        silence: np.ndarray | None = None
+        fading = False
         for zone in self.active():
             fdn = self.reverbs[zone]
             w0 = self.weight[zone]
             w1 = min(w0 + step, 1.0) if zone == self.target else max(w0 - step, 0.0)
             self.weight[zone] = w1
+            fading = fading or w1 != (1.0 if zone == self.target else 0.0)
             send = sends.get(zone)
             if send is None:
-                if silence is None:
-                    silence = np.zeros(n, dtype=np.float32)
-                send = silence
+                send = self._quiet(n)
             if w0 == 1.0 and w1 == 1.0:
                 fdn.process(send, out)
                 continue
@@ -111,3 +124,11 @@ class ReverbBus:
             out += wet
             if w1 == 0.0:
                 fdn.reset()  # faded out: the next time it is heard it starts clean
+        if not fading:
+            self._settled = self.target
+
+    def _quiet(self, n: int) -> np.ndarray:
+        """n frames of silence: the send of a zone no voice sends to."""
+        if self._silence.shape[0] != n:
+            self._silence = np.zeros(n, dtype=np.float32)
+        return self._silence

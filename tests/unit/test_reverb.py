@@ -192,3 +192,44 @@ def test_the_bus_runs_only_heard_zones_and_resets_faded_ones():
     bus.listen(None)
     bus.listen(7)  # an unknown zone is no zone
     assert bus.target is None
+
+
+def test_a_settled_zone_still_hears_changes_of_zone_params_and_removal():
+    bus = ReverbBus(RATE, crossfade_s=0.05)
+    bus.configure(1, PRESETS["room"])
+    bus.configure(2, PRESETS["hall"])
+    bus.listen(1)
+    alone = Fdn(PRESETS["room"], RATE)  # zone 1's reverb, fed the same sends
+    rng = np.random.default_rng(5)
+    for _ in range(4):  # 0.05 s is 2.3 blocks: zone 1 is at full weight after 3
+        send = rng.standard_normal(BLOCK).astype(np.float32)
+        bus.render({1: send}, np.zeros((2, BLOCK), np.float32))
+        alone.process(send, np.zeros((2, BLOCK), np.float32))
+    assert bus.weight == {1: 1.0, 2: 0.0} and bus.active() == [1]
+    # at full weight the bus adds exactly what the zone's reverb gives
+    send = rng.standard_normal(BLOCK).astype(np.float32)
+    heard, ref = np.ones((2, BLOCK), np.float32), np.ones((2, BLOCK), np.float32)
+    bus.render({1: send, 2: send}, heard)
+    alone.process(send, ref)
+    assert heard.tobytes() == ref.tobytes() and bus.reverbs[2].idle  # zone 2 never ran
+    # a move crossfades again; new parameters give a new reverb; removal silences
+    bus.listen(2)
+    assert bus.active() == [1, 2]
+    bus.render({1: send, 2: send}, heard)
+    assert 0.0 < bus.weight[1] < 1.0 and 0.0 < bus.weight[2] < 1.0
+    for _ in range(3):
+        bus.render({1: send, 2: send}, heard)
+    assert bus.weight == {1: 0.0, 2: 1.0} and bus.active() == [2]
+    bus.configure(2, reverb_params("hall", decay_s=1.0))
+    assert bus.reverbs[2].params.decay_s == 1.0 and bus.active() == [2]
+    bus.remove(2)
+    silent = np.zeros((2, BLOCK), np.float32)
+    bus.render({2: send}, silent)
+    assert bus.active() == [] and not silent.any()
+
+
+def test_an_empty_block_is_nothing():
+    fdn = Fdn(PRESETS["room"], RATE)
+    fdn.process(np.ones(BLOCK, np.float32), np.zeros((2, BLOCK), np.float32))
+    fdn.process(np.zeros(0, np.float32), np.zeros((2, 0), np.float32))
+    assert not fdn.idle and fdn._read == fdn._longest + 1 + BLOCK
