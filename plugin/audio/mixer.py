@@ -31,47 +31,17 @@ from soundscape.audio.commands import Command, VoiceParams
 from soundscape.audio.limiter import Limiter
 from soundscape.audio.mixer_buses import BusStage
 from soundscape.audio.mixer_dsp import VoiceDsp
-from soundscape.audio.mixer_rows import Kind, Rows, kind_of
-from soundscape.audio.mixer_store import SampleStore, Segment
+from soundscape.audio.mixer_inplace import Tail, apply_in_place, fade_tails
+from soundscape.audio.mixer_rows import Rows
+from soundscape.audio.mixer_store import SampleStore
 from soundscape.audio.mixer_sum import gain_matrices, mix_miles, weigh_all
+from soundscape.audio.mixer_voice import Voice, faded_in
 from soundscape.audio.profiles import MAX_GAIN
 from soundscape.audio.room_mix import RoomMix
 from soundscape.audio.sounds import Sound
-from soundscape.audio.streams import StreamRing, Streams, is_streamed
+from soundscape.audio.streams import Streams, is_streamed
 from soundscape.errors import InputError
 from soundscape.seams import Backend
-
-
-class _Voice:
-    """One voice the audio side is playing (rendered or silent)."""
-
-    __slots__ = ("key", "spec", "seg", "cur_i", "cur_f", "g_left", "g_right", "fate",
-                 "rendered", "stream", "stream_frames", "bus_gain")
-
-    def __init__(self, key: int, spec: VoiceParams, seg: Segment, start: float,
-                 bus_gain: float = 1.0) -> None:
-        self.key, self.spec, self.seg = key, spec, seg
-        whole = math.floor(start)
-        self.cur_i, self.cur_f = int(whole), float(start - whole)
-        self.g_left, self.g_right = spec.gain_left, spec.gain_right
-        self.fate = "live"
-        self.rendered = False
-        """Has been a row of a rendered block: a later gain change ramps from its gains."""
-        self.stream: StreamRing | None = None
-        """A streamed voice's ring (``soundscape.audio.streams``); ``seg`` is the ring."""
-        self.stream_frames = 0
-        """A streamed voice's whole frames from its start (its cursor wraps in the ring)."""
-        self.bus_gain = bus_gain
-        """Its bus's gain as last rendered (``mixer_buses``: changes ramp from here)."""
-
-
-def _faded_in(voice: _Voice, command: Command) -> _Voice:
-    """A voice restored from virtual (``Command.fade_in``) with ramped gains
-    (``modern``) rises from silence across its first block."""
-    if command.fade_in and voice.spec.ramp:
-        voice.g_left = voice.g_right = 0.0
-        voice.rendered = True  # a set before its first block ramps from 0 as well
-    return voice
 
 
 class Timeline(NamedTuple):
@@ -109,7 +79,7 @@ class Mixer:
         self.store = SampleStore()
         self.streams = Streams(self.store, self.block_frames)
         """Streamed voices' rings (``soundscape.audio.streams``)."""
-        self._streamed: list[tuple[int, _Voice]] = []
+        self._streamed: list[tuple[int, Voice]] = []
         self.commands: deque[Command] = deque()
         """The command stream: the game thread appends, the audio thread pops."""
         self.published_tick: int | None = None
@@ -117,12 +87,12 @@ class Mixer:
         self.timeline: Timeline | None = None
         """Set by a tick-driven backend before it renders a tick interval; None: a
         real-time output, where a start plays at the next block."""
-        self._live: dict[int, _Voice] = {}
-        self._voices: list[_Voice] = []
+        self._live: dict[int, Voice] = {}
+        self._voices: list[Voice] = []
         self._row_of: dict[int, int] = {}
         """Voice id -> its row in ``_voices`` (as laid out)."""
-        self._silent: list[_Voice] = []
-        self._dying: list[_Voice] = []
+        self._silent: list[Voice] = []
+        self._dying: list[Voice] = []
         self._dirty = False
         self._has_dying = False
         self._rows = Rows(self.block_frames, max_voices)
@@ -130,6 +100,11 @@ class Mixer:
         """Bus gains, applied per row and ramped per block (``mixer_buses``)."""
         self._acc = np.zeros((5, self.block_frames), dtype=np.float32)
         self._ramps: dict[int, np.ndarray] = {}
+        self._falls: dict[int, np.ndarray] = {}
+        self._tails: list[Tail] = []
+        """Cut ``modern`` voices fading out across the next block beside the rows
+        (``mixer_inplace``)."""
+        self._tail_buf = np.zeros((4, self.block_frames), dtype=np.float32)
         self._out = np.zeros((self.block_frames, 2), dtype=np.float32)
         self.dsp = VoiceDsp(self.sample_rate_hz)
         """The per-voice stage (low-pass cutoffs), between the rows and the sum."""
@@ -199,13 +174,15 @@ class Mixer:
         return max(frames - self.frames_rendered + command.frame, 0.0)
 
     def _drain(self) -> None:
-        """Apply every queued command (at the start of a block)."""
-        if self._set_gains():
+        """Apply every queued command (at the start of a block): in place when the rows
+        can take them (``mixer_inplace``), else one by one, then lay the rows out."""
+        commands = self.commands
+        batch = [commands.popleft() for _ in range(len(commands))]
+        if apply_in_place(self, batch):
             return
         self._sync()
-        live, commands = self._live, self.commands
-        while commands:
-            command = commands.popleft()
+        live = self._live
+        for command in batch:
             if command.params is not None and command.params.lowpass_hz > 0.0:
                 self.dsp.wake()
             if command.op == cmd.START:
@@ -231,137 +208,6 @@ class Mixer:
                 voice.g_left, voice.g_right = params.gain_left, params.gain_right
         self._layout()
 
-    def _set_gains(self) -> bool:
-        """The common case, a game moving its voices: when every queued command is a
-        ``set`` that changes only the gains of voices in the rows, or a ``stop`` of a
-        non-ramped voice in the rows whose row a ``start`` later in the queue takes
-        (a voice of the same row kind, ``mixer_rows.kind_of``: a retriggered sound),
-        write them into the rows in place (nothing is synced, sorted or rebuilt) and
-        return True. Else leave the queue as it was (False): ``_drain`` lays the rows
-        out again (as it does after a block in which a cut voice faded out, so its
-        row goes)."""
-        if self._has_dying:
-            return False
-        commands, rows_of, live, voices = self.commands, self._row_of, self._live, self._voices
-        batch = [commands.popleft() for _ in range(len(commands))]
-        rows: list[int] = []
-        left: list[float] = []
-        right: list[float] = []
-        jump: list[bool] = []
-        free: dict[Kind, list[int]] = {}
-        stopped: list[int] = []
-        placed: list[tuple[int, _Voice]] = []
-        wake = False
-        rooms_again = False
-        set_op = cmd.SET
-        for command in batch:
-            op, params = command.op, command.params
-            if op == set_op and params is not None:  # the common case first
-                row = rows_of.get(command.voice)
-                if row is not None:
-                    voice = voices[row]
-                    if voice.stream is not None:
-                        params = params._replace(loop=True)
-                    if voice.fate != "live":
-                        continue  # a cut voice fading out: nothing to do
-                    if command.voice in stopped or not self._same_row(row, voice, params):
-                        commands.extendleft(reversed(batch))  # the audio thread is the only reader
-                        return False
-                    if params.send != voice.spec.send or params.ear != voice.spec.ear:
-                        rooms_again = True
-                    voice.spec = params  # the row's kind holds: the same if laid out again
-                    voice.rendered = True  # a row since the last layout: it played a block
-                    rows.append(row)
-                    left.append(params.gain_left)
-                    right.append(params.gain_right)
-                    jump.append(not params.ramp)
-                    if params.lowpass_hz > 0.0:
-                        wake = True
-                    continue
-            if params is not None and params.lowpass_hz > 0.0:
-                wake = True
-            if op == cmd.START:
-                new = self._new_row_voice(command, placed)
-                kind = kind_of(new) if new is not None else None
-                if new is None or kind is None or not free.get(kind):
-                    commands.extendleft(reversed(batch))
-                    return False
-                placed.append((free[kind].pop(), new))
-                continue
-            cut = live.get(command.voice)
-            if cut is None and op in (set_op, cmd.STOP):
-                if any(command.voice == v.key for _row, v in placed):
-                    commands.extendleft(reversed(batch))  # a voice started in this batch
-                    return False
-                continue  # finished or cut already: nothing to do
-            row = -1 if cut is None else rows_of.get(command.voice, -1)
-            if op == cmd.STOP and cut is not None and row >= 0 and cut.fate == "live" \
-                    and not cut.spec.ramp and cut.stream is None \
-                    and command.voice not in stopped:
-                kind = kind_of(cut)
-                if not kind[0]:  # Redguard rows keep their Miles factors: laid out
-                    free.setdefault(kind, []).append(row)
-                    stopped.append(command.voice)
-                    continue
-            commands.extendleft(reversed(batch))  # a bus change, a silent voice...
-            return False
-        if any(free.values()):  # a cut voice's row nobody takes: lay out again
-            commands.extendleft(reversed(batch))
-            return False
-        if wake:
-            self.dsp.wake()
-        if rows:
-            self._rows.set_gains(rows, left, right, jump)
-            self._rows.recount()  # a step may have changed
-        if placed:
-            self._place(stopped, placed)
-        elif rooms_again:
-            self._voices = list(self._voices)  # a new list: the rooms read sends and ears again
-        return True
-
-    def _same_row(self, row: int, voice: _Voice, params: VoiceParams) -> bool:
-        """Whether ``params`` can be written into ``voice``'s row in place: only its
-        gains, step (a resampled row; doppler moves it every tick), low-pass, send or
-        ear change. A row at its own rate whose step leaves 1, a streamed voice whose
-        step changes, or any change of loop, pause, audibility, ramp, Miles factors
-        or bus needs a layout."""
-        spec = voice.spec
-        if params[3:8] != spec[3:8] or params.bus != spec.bus:
-            return False
-        if params.step != spec.step:
-            return voice.stream is None and self._rows.set_step(row, params.step)
-        return True
-
-    def _new_row_voice(self, command: Command,
-                       placed: list[tuple[int, _Voice]]) -> _Voice | None:
-        """The voice a ``start`` makes when it can take a cut voice's row (a sound in
-        the store, audible, not paused, not already ended, its id new), else None."""
-        params, sound = command.params, command.sound
-        if params is None or sound is None or command.voice in self._live \
-                or any(command.voice == v.key for _row, v in placed) \
-                or is_streamed(sound) or not params.audible or params.paused:
-            return None
-        seg = self.store.segment(sound, params.miles is not None)
-        begin = command.offset - self._delay(command) * params.step
-        if not params.loop and begin >= seg.frames:
-            return None
-        return _faded_in(_Voice(command.voice, params, seg, begin, self.buses.gain(params.bus)),
-                         command)
-
-    def _place(self, stopped: list[int], placed: list[tuple[int, _Voice]]) -> None:
-        """Cut ``stopped`` and put each new voice in its freed row (same kind)."""
-        for key in stopped:
-            del self._live[key]
-            del self._row_of[key]
-        voices = self._voices = list(self._voices)  # a new list: the rooms lay out again
-        for row, voice in placed:
-            self._live[voice.key] = voice
-            self._row_of[voice.key] = row
-            voices[row] = voice
-            self._rows.replace(row, voice)
-            self.buses.place(row, voice.spec.bus, voice.bus_gain)
-        self._rows.recount()
-
     def _start(self, command: Command) -> None:
         params, sound = command.params, command.sound
         if params is None or sound is None or command.voice in self._live:
@@ -373,8 +219,8 @@ class Mixer:
         begin = command.offset - self._delay(command) * params.step
         if not params.loop and begin >= seg.frames:
             return
-        self._live[command.voice] = _faded_in(
-            _Voice(command.voice, params, seg, begin, self.buses.gain(params.bus)), command)
+        self._live[command.voice] = faded_in(
+            Voice(command.voice, params, seg, begin, self.buses.gain(params.bus)), command)
 
     def _start_streamed(self, command: Command, params: VoiceParams, sound: Sound) -> None:
         """A streamed voice reads its ring (wrapping like a loop); the ring ends it."""
@@ -385,11 +231,11 @@ class Mixer:
         if not params.loop and begin >= sound.frames:
             self.streams.drop(ring)
             return
-        voice = _Voice(command.voice, params._replace(loop=True), ring.seg, 0.0,
+        voice = Voice(command.voice, params._replace(loop=True), ring.seg, 0.0,
                        self.buses.gain(params.bus))
         voice.cur_i, voice.cur_f = self.streams.start_cursor(ring, begin)
         voice.stream, voice.stream_frames = ring, voice.cur_i
-        self._live[command.voice] = _faded_in(voice, command)
+        self._live[command.voice] = faded_in(voice, command)
 
     def _sync(self) -> None:
         """Write the row cursors and gains back into their voices."""
@@ -405,7 +251,7 @@ class Mixer:
         """Lay the live voices out as rows (audible, not paused) and silent voices;
         forget the ones that have ended."""
         rows, self._dying = self._dying, []  # cut modern voices fade out in this block
-        silent: list[_Voice] = []
+        silent: list[Voice] = []
         for key, voice in list(self._live.items()):
             if self._ended(voice):
                 del self._live[key]
@@ -421,7 +267,7 @@ class Mixer:
         self._has_dying = any(v.fate == "dying" for v in rows)
         self._dirty = False
 
-    def _ended(self, voice: _Voice) -> bool:
+    def _ended(self, voice: Voice) -> bool:
         if voice.stream is not None:
             return self.streams.ended(voice)
         return not voice.spec.loop and voice.cur_i >= voice.seg.frames
@@ -479,6 +325,13 @@ class Mixer:
             ramp = self._ramps[n] = (np.arange(1, n + 1, dtype=np.float32) / np.float32(n))
         return ramp
 
+    def _fall(self, n: int) -> np.ndarray:
+        """(n - 1) / n down to 0: a cut voice's gain across its last block."""
+        fall = self._falls.get(n)
+        if fall is None:
+            fall = self._falls[n] = np.arange(n - 1, -1, -1, dtype=np.float32) / np.float32(n)
+        return fall
+
     def _mix(self, out: np.ndarray, n: int, miles_bus: np.ndarray | None = None) -> None:
         f = self._rows.n_float
         acc = self._acc[:2, :n]
@@ -486,6 +339,10 @@ class Mixer:
             self._mix_float(acc, f, n)
         else:
             acc[:] = 0.0
+        if self._tails:
+            fade_tails(self._tails, self.store.data, self._rows.ar64, self._fall(n), acc,
+                       self._tail_buf)
+            self._tails = []
         if f < len(self._voices):
             self._mix_miles(acc, f, n, miles_bus)
         if self.rooms is not None:
@@ -500,7 +357,8 @@ class Mixer:
         rows = self._rows
         sl, sr, scratch = rows.sl[:f], rows.sr[:f], self._acc[4:5]
         if rows.gains is None:
-            rows.gains = gain_matrices(rows.g0l, rows.g0r, rows.mono_mask, rows.stereo_runs, f)
+            rows.gains = gain_matrices(rows.g0l, rows.g0r, rows.mono_mask, rows.stereo_runs, f,
+                                       rows.gain_bufs)
         weigh_all(rows.gains, sl, sr, n, acc, scratch)
         lo, hi = rows.ramp_lo, rows.ramp_hi
         if not rows.ramping or hi <= lo:
@@ -510,8 +368,7 @@ class Mixer:
         np.subtract(rows.g1l[lo:hi], rows.g0l[lo:hi], out=mono[0])
         np.subtract(rows.g1r[lo:hi], rows.g0r[lo:hi], out=d_right)
         np.multiply(d_right, rows.mono_mask[lo:hi], out=mono[1])
-        stereo = [(a, b, d_right[None, a:b]) for a, b in rows.ramp_runs]
-        change = weigh_all((mono, stereo, None), rows.sl[lo:hi], rows.sr[lo:hi], n,
+        change = weigh_all((mono, rows.ramp_stereo, None), rows.sl[lo:hi], rows.sr[lo:hi], n,
                            self._acc[2:4, :n], scratch)
         change *= self._ramp(n)
         acc += change

@@ -61,7 +61,15 @@ class BusStage:
         """A new voice in ``row`` (``Rows.replace``): its bus and the gain it starts at."""
         self._index[row] = bus
         self._prev[row] = gain
-        self._check()
+        if not (self._unity and gain == 1.0 and self.gain(bus) == 1.0):
+            self._check()  # else every row is still at unity
+
+    def steady(self, row: int) -> float | None:
+        """``row``'s bus gain when it holds across the next block, else None."""
+        if self._unity:
+            return 1.0
+        now = self._targets()[row]
+        return float(now) if now == self._prev[row] else None
 
     def _targets(self) -> np.ndarray:
         index, gains = self._index, self.gains

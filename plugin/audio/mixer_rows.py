@@ -11,11 +11,11 @@ sample units after resampling, so the integer mixing that follows is exact.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from soundscape.audio.mixer_sum import MILES_FULL_SCALE, Gains, stereo_runs
+from soundscape.audio.mixer_sum import MILES_FULL_SCALE, Gains, gain_buffers, stereo_runs
 
 Kind = tuple[bool, bool, bool, bool]
 """A row's kind: (Miles integer path, resampled, stereo, ramped gains)."""
@@ -113,7 +113,7 @@ class Rows:
         self.stepar = self.stepar_buf[:n]
         for _lo, interp, _s0, _s1, hi, _miles in self.kinds:
             for row in range(interp, hi):
-                self.stepar[row] = self._step_row(float(self.step[row]))
+                self.stepar[row] = self.step_row(float(self.step[row]))
         self.loop = np.array([v.spec.loop for v in voices], dtype=bool)
         g1 = [(0.0, 0.0) if v.fate == "dying" else (v.spec.gain_left, v.spec.gain_right)
               for v in voices]
@@ -121,12 +121,18 @@ class Rows:
         self.g0r = np.array([v.g_right for v in voices], dtype=np.float32)
         self.g1l = np.array([g[0] for g in g1], dtype=np.float32)
         self.g1r = np.array([g[1] for g in g1], dtype=np.float32)
+        self.jumps = np.array([not v.spec.ramp for v in voices], dtype=bool)
+        """Rows whose gain changes apply at once (retail); the others ramp (``modern``)."""
         self.ramping = bool(n) and bool(
             np.any(self.g0l != self.g1l) or np.any(self.g0r != self.g1r))
         self.gains: Gains | None = None
-        self.ramp_runs = stereo_runs(self.stereo[self.ramp_lo : self.ramp_hi])
+        self.gain_bufs = gain_buffers(self.stereo_runs, self.n_float)
+        """Where ``mixer_sum.gain_matrices`` writes the float rows' gains."""
+        ramp_runs = stereo_runs(self.stereo[self.ramp_lo : self.ramp_hi])
         self.delta_buf = np.zeros((2, self.ramp_hi - self.ramp_lo), dtype=np.float32)
         self.delta_r = np.zeros(self.ramp_hi - self.ramp_lo, dtype=np.float32)
+        self.ramp_stereo = [(a, b, self.delta_r[None, a:b]) for a, b in ramp_runs]
+        """The ramp pass's right-side gain changes over each stereo run of ramped rows."""
         factors = [v.spec.miles or (0, 0, 0, 0) for v in voices[self.n_float:]]
         m = np.array(factors, dtype=np.float32).reshape(-1, 4)
         self.miles_a = m[:, :2] / np.float32(128.0)
@@ -137,20 +143,27 @@ class Rows:
     def replace(self, row: int, voice: Any) -> None:
         """Put ``voice`` in ``row`` in place of a cut voice of the same kind
         (``kind_of``, not Miles): the row keeps its place, so nothing is sorted
-        or laid out again (a retriggered sound, ``Mixer._set_gains``)."""
+        or laid out again (a retriggered sound, ``mixer_inplace``). Only this row's
+        frames are counted again (``recount_row``)."""
         seg, spec = voice.seg, voice.spec
         self.left[row] = seg.left
         self.delta[row] = self.delta_list[row] = seg.right - seg.left
         self.length[row] = seg.frames
         self.cur_i[row], self.cur_f[row] = voice.cur_i, voice.cur_f
-        self.step[row] = spec.step
-        if any(interp <= row < hi for _lo, interp, _s0, _s1, hi, _m in self.kinds):
-            self.stepar[row] = self._step_row(float(spec.step))
+        if self.step[row] != spec.step:
+            self.step[row] = spec.step
+            if any(interp <= row < hi for _lo, interp, _s0, _s1, hi, _m in self.kinds):
+                self.stepar[row] = self.step_row(float(spec.step))
         self.loop[row] = spec.loop
+        self.jumps[row] = not spec.ramp
         self.g0l[row], self.g0r[row] = voice.g_left, voice.g_right
         self.g1l[row], self.g1r[row] = spec.gain_left, spec.gain_right
         self.gains = None
-        self.ramping = bool(np.any(self.g0l != self.g1l) or np.any(self.g0r != self.g1r))
+        moving = self.g0l[row] != self.g1l[row] or self.g0r[row] != self.g1r[row]
+        if self.ramping:  # the cut voice's row may have been the one moving
+            moving = bool(np.any(self.g0l != self.g1l) or np.any(self.g0r != self.g1r))
+        self.ramping = bool(moving)
+        self.recount_row(row)
 
     def set_step(self, row: int, step: float) -> bool:
         """A new ``step`` for a resampled ``row``, in place (True); False for a row
@@ -159,10 +172,11 @@ class Rows:
         if not any(interp <= row < hi for _lo, interp, _s0, _s1, hi, _m in self.kinds):
             return False
         self.step[row] = step
-        self.stepar[row] = self._step_row(float(step))
+        self.stepar[row] = self.step_row(float(step))
         return True
 
-    def _step_row(self, step: float) -> np.ndarray:
+    def step_row(self, step: float) -> np.ndarray:
+        """``step`` x 0, 1, 2, ... as float32 (made once a step)."""
         row = self._steps.get(step)
         if row is None:
             if len(self._steps) >= 1024:
@@ -178,6 +192,16 @@ class Rows:
         remaining = (self.length - 3) - (self.cur_i + self.cur_f)
         frames = np.where(self.cur_i < 0, 0.0, remaining / np.maximum(self.step, 1e-9))
         self.safe_frames = max(int(np.floor(frames.min())) - 1, 0)
+
+    def recount_row(self, row: int) -> None:
+        """``recount`` after only ``row`` changed: the other rows' frames still hold,
+        so the smaller of the two counts is safe."""
+        if self.cur_i[row] < 0:
+            self.safe_frames = 0
+            return
+        remaining = (self.length[row] - 3) - (self.cur_i[row] + self.cur_f[row])
+        frames = int(np.floor(remaining / max(float(self.step[row]), 1e-9))) - 1
+        self.safe_frames = min(self.safe_frames, max(frames, 0))
 
     # -- filling ---------------------------------------------------------------
 
@@ -240,29 +264,12 @@ class Rows:
         return rows
 
     def slow_row(self, data: np.ndarray, row: int, n: int) -> None:
-        """One row frame by frame: silence before a delayed start and after the end,
-        the loop wrapped at its length."""
-        length = int(self.length[row])
-        pos = float(self.cur_i[row]) + (self.cur_f[row] + self.step[row] * self.ar64[:n])
-        i0 = np.floor(pos)
-        frac = (pos - i0).astype(np.float32)
-        i0 = i0.astype(np.int64)
-        i1 = i0 + 1
-        ok0, ok1 = i0 >= 0, i1 >= 0
-        if self.loop[row]:
-            j0, j1 = i0 % length, i1 % length
-        else:
-            ok0 &= i0 < length
-            ok1 &= i1 < length
-            j0, j1 = np.clip(i0, 0, length - 1), np.clip(i1, 0, length - 1)
-        sides = [(self.sl, 0)]
-        if self.stereo[row]:
-            sides.append((self.sr, int(self.delta[row])))
-        for dst, delta in sides:
-            base = int(self.left[row]) + delta
-            x0 = np.where(ok0, data[base + j0], np.float32(0.0))
-            x1 = np.where(ok1, data[base + j1], np.float32(0.0))
-            dst[row, :n] = x0 + frac * (x1 - x0)
+        """One row frame by frame (``read_frames``)."""
+        stereo = bool(self.stereo[row])
+        read_frames(data, Source(int(self.left[row]), int(self.delta[row]),
+                                 int(self.length[row]), stereo, bool(self.loop[row])),
+                    int(self.cur_i[row]), float(self.cur_f[row]), float(self.step[row]),
+                    self.ar64[:n], self.sl[row, :n], self.sr[row, :n] if stereo else None)
 
     # -- time ------------------------------------------------------------------
 
@@ -292,19 +299,58 @@ class Rows:
         return ended
 
 
-    def set_gains(self, rows: list[int], left: list[float], right: list[float],
-                  jump: list[bool]) -> None:
-        """New gains for ``rows``, in place: taken at once where ``jump`` (retail), else
-        ramped to across the next block (``modern``)."""
+    def set_gains(self, rows: list[int], left: list[float], right: list[float]) -> None:
+        """New gains for ``rows``, in place (one fancy-index write a side): taken at once
+        by the rows in ``jumps`` (retail), else ramped to across the next block (``modern``).
+        A row in ``jumps`` has its two gains equal outside a block (every write keeps them
+        so), so copying them all where ``jumps`` is the same as copying the rows set."""
         at = np.array(rows, dtype=np.intp)
-        self.g1l[at] = left
-        self.g1r[at] = right
-        if any(jump):
-            now = at[np.array(jump, dtype=bool)]
-            self.g0l[now] = self.g1l[now]
-            self.g0r[now] = self.g1r[now]
-            self.gains = None
-        self.ramping = bool((self.g0l != self.g1l).any() or (self.g0r != self.g1r).any())
+        g0l, g0r, g1l, g1r = self.g0l, self.g0r, self.g1l, self.g1r
+        g1l[at] = left
+        g1r[at] = right
+        jumps = self.jumps
+        np.copyto(g0l, g1l, where=jumps)
+        np.copyto(g0r, g1r, where=jumps)
+        self.gains = None
+        self.ramping = bool((g0l != g1l).any() or (g0r != g1r).any())
+
+
+class Source(NamedTuple):
+    """Where a voice's samples are in the packed store (a ``Segment`` as numbers)."""
+
+    left: int
+    delta: int
+    """Right side minus left side (stereo)."""
+    length: int
+    stereo: bool
+    loop: bool
+
+
+def read_frames(data: np.ndarray, src: Source, cur_i: int, cur_f: float, step: float,
+                ar: np.ndarray, left: np.ndarray, right: np.ndarray | None) -> None:
+    """``len(ar)`` frames of ``src`` from cursor ``cur_i + cur_f`` at ``step`` into
+    ``left`` (and ``right``), frame by frame: silence before a delayed start and after
+    the end, a loop wrapped at its length. ``ar``: 0, 1, 2, ... as int64."""
+    length = src.length
+    pos = float(cur_i) + (cur_f + step * ar)
+    i0 = np.floor(pos)
+    frac = (pos - i0).astype(np.float32)
+    i0 = i0.astype(np.int64)
+    i1 = i0 + 1
+    ok0, ok1 = i0 >= 0, i1 >= 0
+    if src.loop:
+        j0, j1 = i0 % length, i1 % length
+    else:
+        ok0 &= i0 < length
+        ok1 &= i1 < length
+        j0, j1 = np.clip(i0, 0, length - 1), np.clip(i1, 0, length - 1)
+    for dst, delta in ((left, 0), (right, src.delta)):
+        if dst is None:
+            continue
+        base = src.left + delta
+        x0 = np.where(ok0, data[base + j0], np.float32(0.0))
+        x1 = np.where(ok1, data[base + j1], np.float32(0.0))
+        dst[:] = x0 + frac * (x1 - x0)
 
 
 def scale_miles(sl: np.ndarray, sr: np.ndarray, resampled: int) -> None:

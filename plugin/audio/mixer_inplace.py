@@ -1,0 +1,330 @@
+"""A block's commands written into the mixer's rows in place (audio thread).
+
+What a game sends most blocks is gain changes: a ``set`` for every voice it
+moves, and now and then a retriggered sound (a ``stop`` and a ``start`` of the
+same row kind, ``mixer_rows.kind_of``). ``apply_in_place`` writes such a block
+into the rows without syncing, sorting or laying them out:
+
+* The ``set`` commands that change only gains (the rest of each voice's params
+  compared with its own at C speed: ``operator.itemgetter`` mapped over the
+  batch) are written with one fancy-index write a side (``Rows.set_gains``):
+  retail rows jump, ``modern`` rows ramp across the block. A ``set`` that also
+  moves a resampled row's step, a low-pass, a send or an ear is written one by one.
+* A ``stop`` frees its voice's row for a ``start`` of the same kind in the same
+  batch (``Rows.replace``). A cut ``modern`` voice fades out across the block
+  beside the rows, as a ``Tail``: its samples read frame by frame
+  (``mixer_rows.read_frames``) times its gains falling to 0, added to the mix
+  after the float rows' sum (``fade_tails``). So a retriggered modern sound costs
+  one row read, not a layout.
+
+Anything else (a bus change, a silent or streamed voice, a start with no row to
+take, a freed row nobody takes, a Redguard row, a cut voice with a low-pass, a
+send, an ear or a moving bus gain) leaves the rows alone and returns False: the
+mixer applies the batch one command at a time and lays the rows out again
+(``Mixer._drain``).
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter, itemgetter
+from typing import TYPE_CHECKING, NamedTuple, cast
+
+import numpy as np
+
+from soundscape.audio import commands as cmd
+from soundscape.audio.commands import Command, VoiceParams
+from soundscape.audio.mixer_rows import Kind, Source, kind_of, read_frames
+from soundscape.audio.mixer_voice import Voice, faded_in
+from soundscape.audio.streams import is_streamed
+
+if TYPE_CHECKING:
+    from soundscape.audio.mixer import Mixer
+
+_OP, _KEY, _PARAMS = itemgetter(0), itemgetter(1), itemgetter(5)
+_LEFT, _RIGHT, _REST = itemgetter(0), itemgetter(1), itemgetter(slice(2, None))
+_SPEC = attrgetter("spec")
+
+Placed = list[tuple[int, Voice]]
+"""New voices and the freed rows they take."""
+
+
+class Tail(NamedTuple):
+    """A cut ``modern`` voice's last block: where it reads from and the gains (times
+    its bus's gain) it falls from."""
+
+    src: Source
+    cur_i: int
+    cur_f: float
+    step: float
+    offsets: np.ndarray
+    """``step`` x 0, 1, 2, ... as float32 (``Rows.step_row``)."""
+    gain_left: float
+    gain_right: float
+
+
+class Gains(NamedTuple):
+    """A batch's gain writes and what else its ``set`` commands need."""
+
+    rows: list[int]
+    left: list[float]
+    right: list[float]
+    recount: bool
+    """A step changed (``Rows.recount``)."""
+    rooms: bool
+    """A send or an ear changed (the rooms read the voices again)."""
+    wake: bool
+    """A low-pass cutoff was set (``VoiceDsp.wake``)."""
+
+
+def apply_in_place(mixer: Mixer, batch: list[Command]) -> bool:
+    """Write ``batch`` into ``mixer``'s rows in place and return True, or change
+    nothing and return False (see the module docstring)."""
+    if mixer._has_dying:
+        return False  # a cut voice faded out in its row last block: lay out, so its row goes
+    ops = list(map(_OP, batch))
+    set_op = cmd.SET
+    if ops.count(set_op) == len(ops):
+        sets, others = batch, []
+    else:
+        sets = [c for c, op in zip(batch, ops, strict=True) if op == set_op]
+        others = [c for c, op in zip(batch, ops, strict=True) if op != set_op]
+    cuts = _cuts(mixer, batch, others) if others else ([], [], [], False)
+    if cuts is None:
+        return False
+    stopped, placed, tails, wake = cuts
+    gains = _gain_sets(mixer, sets, stopped, placed)
+    if gains is None:
+        return False
+    rows = mixer._rows
+    if wake or gains.wake:
+        mixer.dsp.wake()
+    if gains.rows:
+        rows.set_gains(gains.rows, gains.left, gains.right)
+    if gains.recount:
+        rows.recount()
+    if placed:
+        _place(mixer, stopped, placed)
+    elif gains.rooms:
+        mixer._voices = list(mixer._voices)  # a new list: the rooms read sends and ears again
+    mixer._tails = tails
+    return True
+
+
+def _cuts(mixer: Mixer, batch: list[Command], others: list[Command]
+          ) -> tuple[list[int], Placed, list[Tail], bool] | None:
+    """The batch's stops and starts (``others``, in ``batch``'s order) as (voices cut,
+    new voices in the cut ones' rows, the cut modern voices' tails, a low-pass to
+    wake), or None."""
+    live, rows_of = mixer._live, mixer._row_of
+    free: dict[Kind, list[int]] = {}
+    stopped: list[int] = []
+    placed: Placed = []
+    tails: list[Tail] = []
+    wake = False
+    for command in others:
+        op, key = command.op, command.voice
+        if op == cmd.START:
+            new = _new_row_voice(mixer, command, placed)
+            kind = kind_of(new) if new is not None else None
+            if new is None or kind is None or not free.get(kind):
+                return None
+            wake = wake or new.spec.lowpass_hz > 0.0
+            placed.append((free[kind].pop(), new))
+            continue
+        if op != cmd.STOP:
+            return None  # a bus change
+        cut = live.get(key)
+        if cut is None:
+            if any(key == v.key for _row, v in placed):
+                return None  # a voice started in this batch
+            continue  # finished or cut already: nothing to do
+        row = rows_of.get(key, -1)
+        if row < 0 or cut.fate != "live" or cut.stream is not None or key in stopped:
+            return None
+        kind = kind_of(cut)
+        if kind[0]:
+            return None  # Redguard rows keep their Miles factors: laid out
+        if cut.spec.ramp:
+            tail = _tail(mixer, cut, row, _last_set(batch, command, cut.spec))
+            if tail is None:
+                return None
+            tails.append(tail)
+        free.setdefault(kind, []).append(row)
+        stopped.append(key)
+    if any(free.values()):
+        return None  # a cut voice's row nobody takes: lay out again
+    return stopped, placed, tails, wake
+
+
+def _last_set(batch: list[Command], stop: Command, spec: VoiceParams) -> VoiceParams | None:
+    """The params a voice has when ``stop`` cuts it: its last ``set`` before the stop in
+    ``batch`` (its gains aside: a cut modern voice fades from the gains it had), else
+    ``spec``; None when that set changes more than gains and step."""
+    for command in reversed(batch[: batch.index(stop)]):
+        if command.voice == stop.voice and command.op == cmd.SET and command.params is not None:
+            params = command.params
+            return params if params[3:] == spec[3:] else None
+    return spec
+
+
+def _tail(mixer: Mixer, voice: Voice, row: int, spec: VoiceParams | None) -> Tail | None:
+    """A cut modern voice's fade from its row's cursor and current gains at ``spec``'s
+    step, or None when more than its side gains shape it (a low-pass, a send, an ear,
+    a moving bus gain) or ``spec`` is None."""
+    if spec is None:
+        return None
+    if spec.send is not None or spec.ear is not None or spec.lowpass_hz > 0.0 \
+            or voice.key in mixer.dsp.state:
+        return None
+    bus = mixer.buses.steady(row)
+    if bus is None:
+        return None
+    rows, seg = mixer._rows, voice.seg
+    return Tail(Source(seg.left, seg.right - seg.left, seg.frames, seg.stereo, spec.loop),
+                int(rows.cur_i[row]), float(rows.cur_f[row]), spec.step, rows.step_row(spec.step),
+                float(rows.g0l[row]) * bus, float(rows.g0r[row]) * bus)
+
+
+def _gain_sets(mixer: Mixer, sets: list[Command], stopped: list[int],
+               placed: Placed) -> Gains | None:
+    """The ``set`` commands' writes, or None (a set the rows cannot take in place).
+    Sets of voices cut in this batch do nothing (before the stop or after it)."""
+    if stopped:
+        cut = set(stopped)
+        sets = [c for c in sets if c.voice not in cut]
+    if placed:
+        new = {v.key for _row, v in placed}
+        if any(c.voice in new for c in sets):
+            return None  # a set of a voice started in this batch
+    keys = list(map(_KEY, sets))
+    found = list(map(mixer._row_of.get, keys))
+    params = list(map(_PARAMS, sets))
+    if None not in found and None not in params:
+        rows = cast(list[int], found)
+        voices = list(map(mixer._voices.__getitem__, rows))
+        if list(map(_REST, params)) == list(map(_REST, map(_SPEC, voices))):
+            for voice, p in zip(voices, params, strict=True):  # only the gains change
+                voice.spec = p
+            return Gains(rows, list(map(_LEFT, params)), list(map(_RIGHT, params)),
+                         False, False, False)
+    return _sets_one_by_one(mixer, sets)
+
+
+def _sets_one_by_one(mixer: Mixer, sets: list[Command]) -> Gains | None:
+    """The ``set`` commands one at a time: a resampled row's new step, a low-pass, a
+    send or an ear changes with the gains; a cut voice still fading is left alone."""
+    rows_of, live, voices = mixer._row_of, mixer._live, mixer._voices
+    gains = Gains([], [], [], False, False, False)
+    recount = rooms = wake = False
+    for command in sets:
+        params = command.params
+        if params is None:
+            continue
+        wake = wake or params.lowpass_hz > 0.0
+        row = rows_of.get(command.voice)
+        if row is None:
+            if command.voice in live:
+                return None  # a silent voice (culled or paused)
+            continue  # finished or cut already: nothing to do
+        voice = voices[row]
+        if voice.stream is not None:
+            params = params._replace(loop=True)
+        step = voice.spec.step
+        if not _same_row(mixer, row, voice, params):
+            return None
+        recount = recount or params.step != step
+        if params.send != voice.spec.send or params.ear != voice.spec.ear:
+            rooms = True
+        voice.spec = params  # the row's kind holds: the same if laid out again
+        gains.rows.append(row)
+        gains.left.append(params.gain_left)
+        gains.right.append(params.gain_right)
+    return gains._replace(recount=recount, rooms=rooms, wake=wake)
+
+
+def _same_row(mixer: Mixer, row: int, voice: Voice, params: VoiceParams) -> bool:
+    """Whether ``params`` can be written into ``voice``'s row in place: only its
+    gains, step (a resampled row; doppler moves it every tick), low-pass, send or
+    ear change. A row at its own rate whose step leaves 1, a streamed voice whose
+    step changes, or any change of loop, pause, audibility, ramp, Miles factors
+    or bus needs a layout."""
+    spec = voice.spec
+    if params[3:8] != spec[3:8] or params.bus != spec.bus:
+        return False
+    if params.step != spec.step:
+        return voice.stream is None and mixer._rows.set_step(row, params.step)
+    return True
+
+
+def _new_row_voice(mixer: Mixer, command: Command, placed: Placed) -> Voice | None:
+    """The voice a ``start`` makes when it can take a cut voice's row (a sound in
+    the store, audible, not paused, not already ended, its id new), else None."""
+    params, sound = command.params, command.sound
+    if params is None or sound is None or command.voice in mixer._live \
+            or any(command.voice == v.key for _row, v in placed) \
+            or is_streamed(sound) or not params.audible or params.paused:
+        return None
+    seg = mixer.store.segment(sound, params.miles is not None)
+    begin = command.offset - mixer._delay(command) * params.step
+    if not params.loop and begin >= seg.frames:
+        return None
+    return faded_in(Voice(command.voice, params, seg, begin, mixer.buses.gain(params.bus)),
+                     command)
+
+
+def _place(mixer: Mixer, stopped: list[int], placed: Placed) -> None:
+    """Cut ``stopped`` and put each new voice in its freed row (same kind)."""
+    live, rows_of = mixer._live, mixer._row_of
+    for key in stopped:
+        del live[key]
+        del rows_of[key]
+    voices = mixer._voices = list(mixer._voices)  # a new list: the rooms lay out again
+    rows = mixer._rows
+    for row, voice in placed:
+        live[voice.key] = voice
+        rows_of[voice.key] = row
+        voices[row] = voice
+        rows.replace(row, voice)
+        mixer.buses.place(row, voice.spec.bus, voice.bus_gain)
+
+
+def fade_tails(tails: list[Tail], data: np.ndarray, ar: np.ndarray, fall: np.ndarray,
+               acc: np.ndarray, buf: np.ndarray) -> None:
+    """Add each tail's ``n = len(fall)`` frames times its gains falling to 0 (``fall``:
+    (n - 1) / n down to 0, the mirror of the ramp a gain change takes) to ``acc``
+    (2, n). ``ar``: 0, 1, 2, ... (int64, >= n); ``buf``: (4, >= n) float32 scratch."""
+    n = fall.shape[0]
+    left, right, weight = buf[0, :n], buf[1, :n], buf[2, :n]
+    for tail in tails:
+        stereo = tail.src.stereo
+        _read_tail(data, tail, ar[:n], buf[3, :n], left, right if stereo else None)
+        for side, samples, gain in ((0, left, tail.gain_left),
+                                    (1, right if stereo else left, tail.gain_right)):
+            np.multiply(fall, np.float32(gain), out=weight)
+            weight *= samples
+            acc[side] += weight
+
+
+def _read_tail(data: np.ndarray, tail: Tail, ar: np.ndarray, frac: np.ndarray,
+               left: np.ndarray, right: np.ndarray | None) -> None:
+    """A tail's ``len(ar)`` frames, as its row would have been filled: a slice at its
+    own rate, else a linear interpolation from float32 offsets (``Rows.resample_rows``);
+    frame by frame near a start, an end or a loop point (``read_frames``)."""
+    src, n, cur_i = tail.src, ar.shape[0], tail.cur_i
+    if cur_i < 0 or cur_i + tail.cur_f + tail.step * n + 2.0 >= src.length:
+        read_frames(data, src, cur_i, tail.cur_f, tail.step, ar, left, right)
+        return
+    start = src.left + cur_i
+    sides = ((left, start), (right, start + src.delta)) if right is not None \
+        else ((left, start),)
+    if tail.step == 1.0 and tail.cur_f == 0.0:
+        for dst, at in sides:
+            dst[:] = data[at : at + n]
+        return
+    np.add(tail.offsets[:n], np.float32(tail.cur_f), out=frac)
+    whole = np.floor(frac)
+    frac -= whole
+    idx = whole.astype(np.intp)
+    for dst, at in sides:
+        x0 = data[idx + at]
+        dst[:] = x0 + frac * (data[idx + (at + 1)] - x0)

@@ -1,0 +1,190 @@
+"""The mixer's in-place path (``mixer_inplace``): a block's gain changes written into the
+rows, a retriggered sound taking the cut voice's row, a cut ``modern`` voice fading out
+beside the rows, against the plain per-voice reference and exact numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_mixer_render import NOISE, RATE, ReferenceMixer, params, sound, start
+
+from soundscape.audio import commands as cmd
+from soundscape.audio.mixer import Mixer
+from soundscape.audio.mixer_sum import gain_buffers, gain_matrices, stereo_runs, weigh_all
+
+ONES = np.ones(10_000, dtype=np.float32)
+
+
+def layouts(mixer: Mixer) -> list[int]:
+    """Count the mixer's layouts from now on (one entry a layout)."""
+    seen: list[int] = []
+    lay = mixer._layout
+
+    def counted() -> None:
+        seen.append(1)
+        lay()
+
+    mixer._layout = counted  # type: ignore[method-assign]
+    return seen
+
+
+def test_a_retriggered_modern_voice_fades_out_beside_the_rows():
+    """A stop and a start of a modern voice in one block: the new voice takes the cut
+    one's row (no layout), the cut one falls to 0 across the block, (n - 1 - k) / n."""
+    one, other = sound("one", ONES), sound("other", ONES * np.float32(0.125))
+    mixer = Mixer(RATE, 100)
+    start(mixer, one, key=1, gl=0.5, gr=0.25, ramp=True, loop=True)
+    start(mixer, other, key=2, gl=1.0, gr=1.0, ramp=True, loop=True)
+    mixer.render(100)
+    count, kinds = layouts(mixer), mixer._rows.kinds
+    mixer.stop(1)
+    start(mixer, one, key=3, gl=0.75, gr=0.75, ramp=True, loop=True)
+    out = mixer.render(100)
+    assert not count and mixer._rows.kinds is kinds and mixer.voice_count == 2
+    fall = np.arange(99, -1, -1) / 100
+    assert np.allclose(out[:, 0], 0.5 * fall + 0.75 + 0.125, atol=1e-6)
+    assert np.allclose(out[:, 1], 0.25 * fall + 0.75 + 0.125, atol=1e-6)
+    assert np.allclose(mixer.render(100), 0.875, atol=1e-6)
+    assert not count
+
+
+@pytest.mark.parametrize("step", [1.0, 0.5, 0.77])
+def test_a_cut_modern_voice_fades_from_where_its_row_was(step):
+    """The tail reads the cut voice's samples from its row's cursor (resampled or not,
+    stereo), as its row would have: against the per-voice reference."""
+    stereo = np.stack([NOISE, NOISE[::-1]], axis=1).copy()
+    snd = sound("st", stereo)
+    mixer, ref = Mixer(RATE, 256), ReferenceMixer()
+    for key, p in ((1, params(gl=0.5, gr=0.8, step=step, ramp=True, loop=True)),
+                   (2, params(gl=0.3, gr=0.1, step=step, ramp=True, loop=True))):
+        mixer.start(key, snd, p)
+        ref.start(key, snd, p)
+    for _ in range(3):
+        assert np.allclose(mixer.render(256), ref.render(256), atol=2e-4)
+    count = layouts(mixer)
+    p = params(gl=0.9, gr=0.2, step=step, ramp=True, loop=True)
+    for mix in (mixer, ref):
+        mix.stop(1)
+        mix.start(3, snd, p)
+        mix.set(2, params(gl=0.6, gr=0.6, step=step, ramp=True, loop=True))
+    assert np.allclose(mixer.render(256), ref.render(256), atol=2e-4)
+    assert np.allclose(mixer.render(256), ref.render(256), atol=2e-4)
+    assert not count
+
+
+def test_a_short_sound_in_a_long_ones_row_ends_on_time():
+    """A retriggered row gets the new voice's frames to its end counted again: a
+    300-frame one-shot in the row of a long loop ends at frame 300, whole."""
+    short = sound("short", NOISE[:300])
+    mixer = Mixer(RATE, 256)
+    start(mixer, sound("long", NOISE), key=1, loop=True)
+    start(mixer, sound("pad", NOISE * 0), key=2, loop=True)
+    mixer.render(256)
+    count = layouts(mixer)
+    mixer.stop(1)
+    start(mixer, short, key=3)
+    out = np.concatenate([mixer.render(256).copy(), mixer.render(256).copy()])[:, 0]
+    assert not count
+    assert np.array_equal(out[:300], NOISE[:300]) and not out[300:].any()
+
+
+def test_a_cut_voice_with_a_lowpass_or_a_moving_bus_is_laid_out_again():
+    """A cut modern voice that more than its side gains shape (here a low-pass, or a bus
+    gain that moves in this block) is not a tail: the rows are laid out again and it
+    fades in its row as before."""
+    snd = sound("one", ONES)
+    for cut, extra in ((params(ramp=True, loop=True)._replace(lowpass_hz=2000.0), []),
+                       (params(ramp=True, loop=True), [cmd.bus_gains((0.5,))])):
+        mixer = Mixer(RATE, 100)
+        mixer.start(1, snd, cut)
+        start(mixer, snd, key=2, ramp=True, loop=True)
+        mixer.render(100)
+        count = layouts(mixer)
+        mixer.send([*extra, cmd.stop(1), cmd.start(3, snd, params(ramp=True, loop=True))])
+        fade = mixer.render(100)[:, 0]
+        assert count and mixer.voice_count == 3  # laid out: the cut voice has its row
+        assert fade[0] > fade[-1]
+
+
+def test_a_tail_on_a_steady_bus_fades_from_its_bus_gain():
+    snd = sound("one", ONES)
+    mixer = Mixer(RATE, 100)
+    mixer.send([cmd.bus_gains((0.5,))])
+    start(mixer, snd, key=1, ramp=True, loop=True)
+    start(mixer, snd, key=2, gl=0.0, gr=0.0, ramp=True, loop=True)
+    mixer.render(100)
+    mixer.render(100)  # the bus gain reached
+    count = layouts(mixer)
+    mixer.send([cmd.stop(1), cmd.start(3, snd, params(gl=0.0, gr=0.0, ramp=True, loop=True))])
+    out = mixer.render(100)[:, 0]
+    assert not count
+    assert np.allclose(out, 0.5 * np.arange(99, -1, -1) / 100, atol=1e-6)
+
+
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_gain_changes_every_block_and_retriggers_sound_like_the_reference(seed):
+    """What a game sends: a ``set`` for every voice each block (retail jumps, modern
+    ramps, now and then a resampled row's new step) and a retriggered voice in most
+    blocks (sounds of other lengths, one-shots reaching their end): the mixer against
+    the per-voice float64 reference, and no layout after the first block."""
+    rng = np.random.default_rng(seed)
+    sounds = [sound(f"s{i}", rng.uniform(-0.5, 0.5, (int(rng.integers(300, 4000)), 1 + i % 2))
+                    .astype(np.float32)) for i in range(6)]
+    mixer, ref = Mixer(RATE, 256), ReferenceMixer()
+    table = {}
+    for key in range(1, 13):
+        snd = sounds[key % len(sounds)]
+        p = params(gl=0.5, gr=0.5, step=[1.0, 0.5, 0.77][key % 3], loop=key % 4 != 0,
+                   ramp=key % 2 == 0)
+        table[key] = (snd, p)
+        mixer.start(key, snd, p)
+        ref.start(key, snd, p)
+    assert np.allclose(mixer.render(256), ref.render(256), atol=2e-4)
+    count = layouts(mixer)
+    next_key = 100
+    for _block in range(60):
+        batch = []
+        for key, (snd, p) in list(table.items()):
+            p = p._replace(gain_left=float(rng.uniform(0, 1)), gain_right=float(rng.uniform(0, 1)))
+            if p.step != 1.0 and rng.integers(0, 8) == 0:
+                p = p._replace(step=float(rng.choice([0.5, 0.6, 1.3])))
+            table[key] = (snd, p)
+            batch.append((key, p))
+        for key, p in batch:
+            mixer.set(key, p)
+            ref.set(key, p)
+        if rng.integers(0, 3):
+            old = int(rng.choice(list(table)))
+            snd, p = table.pop(old)
+            same_sides = [s for s in sounds if s.channels == snd.channels]
+            snd = same_sides[int(rng.integers(0, len(same_sides)))]
+            mixer.stop(old)
+            ref.stop(old)
+            mixer.start(next_key, snd, p)
+            ref.start(next_key, snd, p)
+            table[next_key] = (snd, p)
+            next_key += 1
+        assert np.allclose(mixer.render(256), ref.render(256), atol=2e-4), _block
+    assert not count
+
+
+def test_gain_matrices_written_in_place_are_the_same_sums():
+    """``gain_matrices`` into ``gain_buffers`` gives the arrays (and the bytes of the sum)
+    it gives when it makes them, block after block, and rows at 0 are left out alike."""
+    rng = np.random.default_rng(3)
+    stereo = np.array([False, True, True, False, False, True, False, True])
+    mask = (~stereo).astype(np.float32)
+    runs = stereo_runs(stereo)
+    sl = rng.standard_normal((8, 64)).astype(np.float32)
+    sr = rng.standard_normal((8, 64)).astype(np.float32)
+    bufs = gain_buffers(runs, 8)
+    for zero in ([], [], [3], [0, 7]):
+        gl = rng.uniform(0, 1, 8).astype(np.float32)
+        gr = rng.uniform(0, 1, 8).astype(np.float32)
+        gl[zero] = gr[zero] = 0.0
+        made = gain_matrices(gl, gr, mask, runs, 8)
+        written = gain_matrices(gl, gr, mask, runs, 8, bufs)
+        assert np.array_equal(made[0], written[0])
+        sums = [weigh_all(g, sl, sr, 64, np.zeros((2, 64), np.float32),
+                          np.zeros((1, 64), np.float32)) for g in (made, written)]
+        assert sums[0].tobytes() == sums[1].tobytes()
