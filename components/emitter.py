@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from soundscape.errors import InputError
 from soundscape.names import check_sound_name
+
+_REVISIONS = itertools.count(1)
+"""Every write to any ``Emitter`` takes the next number (``Emitter.revision``)."""
 
 
 def check_distances(min_distance_m: float, max_distance_m: float, where: str) -> None:
@@ -148,6 +152,9 @@ class Emitter:
             one-shot emitter always plays from its start again.
         handle: the channel handle while it plays (set by the plugin).
         finished: a one-shot emitter that has played to its end.
+        revision: bookkeeping, not a setting: a new number after every write to
+            the emitter, so the plugin reads an emitter's settings again only when
+            one was written (``soundscape.audio.emitter_rows``).
     """
 
     sound: str
@@ -172,6 +179,11 @@ class Emitter:
     fade_in_s: float = 0.0
     fade_out_s: float = 0.0
     restart: bool = False
+    revision: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        object.__setattr__(self, "revision", next(_REVISIONS))
 
     def __post_init__(self) -> None:
         if not isinstance(self.bus, str) or not self.bus:

@@ -20,6 +20,13 @@ tick the plugin sets every such voice from the first active ``Listener``
 
 No listener, or a non-finite position, silences the voice without stopping it.
 
+The emitters are handled as arrays (``soundscape.audio.emitter_rows``): each
+tick reads every position, computes every gain, pan and doppler factor in one
+pass and steers every playing voice in one loop; an emitter's settings are read
+again only after a write to it (``Emitter.revision``), and only the emitters
+with something to start, stop or log take the per-emitter path. The numbers
+are those of the per-source law (``EmitterService.hear``) to the bit.
+
 Example:
     >>> import esper
     >>> from soundscape import Settings, SoundscapePlugin, synth
@@ -44,9 +51,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import esper
+import numpy as np
 
 from soundscape.audio.channels import ChannelBank, Handle, SoundHandle
+from soundscape.audio.emitter_rows import Array, EmitterRows, bearing_pans, doppler_pitches
 from soundscape.audio.play2d import check_bus
+from soundscape.components.channel import PLAYING
 from soundscape.components.emitter import Emitter, check_distances, check_seconds, check_spatial
 from soundscape.components.spatial import Position, Velocity
 from soundscape.errors import SoundscapeError
@@ -176,6 +186,7 @@ class EmitterService:
         self._shots_fired = 0
         self._epochs: dict[int, float] = {}
         """entity -> the tick its looping sound's frame 0 fell on (``restart=False``)."""
+        self._rows = EmitterRows()
         self.speed_of_sound_mps = float(ctx.settings.speed_of_sound_mps)
         self.doppler_factor = float(ctx.settings.doppler_factor)
         ctx.emitters = self
@@ -259,6 +270,12 @@ class EmitterService:
         if found is None:
             return None
         xyz = found.xyz
+        rows, row = self._rows, self._rows.row_of.get(found.entity)
+        if row is not None and rows.tracked[row] and found.entity not in self._tracks:
+            # an emitter's entity became the listener: its track goes on, shared
+            self._tracks[found.entity] = _Track(
+                tuple(rows.track_xyz[:, row].tolist()), int(rows.track_tick[row]),
+                tuple(rows.track_velocity[:, row].tolist()))
         velocity = self.velocity_of(found.entity, xyz) if self.doppler_factor else _STILL
         return Ears(xyz, found.heading_rad, velocity)
 
@@ -337,22 +354,33 @@ class EmitterService:
     # -- every tick --------------------------------------------------------------
 
     def update(self) -> None:
-        """One tick: start, steer and stop every emitter and one-shot."""
+        """One tick: start, steer and stop every emitter and one-shot.
+
+        The emitters go as arrays (``EmitterRows``, rebuilt when esper's query list
+        is new): every place, gain, pan and doppler factor in one pass
+        (``_hear_rows``), then every playing voice steered in one loop
+        (``_steer_rows``); only the emitters with something to start, stop or log
+        take the per-emitter path (``_update_emitter``), in esper's order.
+        """
         ears = self.ears()
         bank = self.bank
-        seen: set[int] = set()
-        for ent, (emitter, pos) in esper.get_components(Emitter, Position):
-            seen.add(ent)
-            self._check_position(ent, emitter, pos)
-            self._update_emitter(ent, emitter, pos.as_tuple(), ears)
-        self._bad_positions &= seen
-        for ent in [e for e in self.by_entity if e not in seen]:
-            bank.stop(self.by_entity.pop(ent), reason="entity gone")
-        if len(seen) != len(self._seen) or not seen >= self._seen:
+        query = esper.get_components(Emitter, Position)
+        rows = self._rows
+        reindexed = query is not rows.query
+        if reindexed:
+            rows = self._rows = EmitterRows(query, rows)
+        rows.refresh(bank)
+        if rows.count:
+            self._update_rows(rows, ears)
+        if reindexed:
+            seen = set(rows.row_of)
+            self._bad_positions &= seen
+            for ent in [e for e in self.by_entity if e not in seen]:
+                bank.stop(self.by_entity.pop(ent), reason="entity gone")
             for ent in self._seen - seen:
                 self._forget(ent)
                 self._epochs.pop(ent, None)
-        self._seen = seen
+            self._seen = seen
         alive = []
         for shot in self.one_shots:
             if not bank.is_playing(shot.handle):
@@ -363,6 +391,112 @@ class EmitterService:
             alive.append(shot)
         self.one_shots = alive
 
+    def _update_rows(self, rows: EmitterRows, ears: Ears | None) -> None:
+        x, y, z = rows.places()
+        with np.errstate(all="ignore"):  # NaN and inf places are expected: silenced below
+            finite = np.isfinite(x + y + z)
+            gain, pan, doppler, lowpass = self._hear_rows(rows, x, y, z, finite, ears)
+            pitch = rows.pitch * doppler
+            moved = ~((x == rows.xyz[0]) & (y == rows.xyz[1]) & (z == rows.xyz[2]))
+        rows.xyz = np.stack((x, y, z))
+        update = set(self._steer_rows(rows, gain, pan, pitch, lowpass, moved))
+        update.update(np.flatnonzero(~(rows.idle | rows.live)).tolist())
+        check = set(np.flatnonzero(~(np.isfinite(x) & np.isfinite(y) & np.isfinite(z))).tolist())
+        check.update(row for ent in self._bad_positions
+                     if (row := rows.row_of.get(ent)) is not None)
+        for row in sorted(update | check):
+            ent, emitter, pos = rows.entities[row], rows.emitters[row], rows.positions[row]
+            if row in check:
+                self._check_position(ent, emitter, pos)
+            if row in update:
+                heard = Heard(float(gain[row]), float(pan[row]), float(doppler[row]),
+                              float(lowpass[row]))
+                self._update_emitter(ent, emitter, pos.as_tuple(), heard)
+
+    def _hear_rows(self, rows: EmitterRows, x: Array, y: Array, z: Array, finite: Array,
+                   ears: Ears | None) -> tuple[Array, Array, Array, Array]:
+        """``hear`` of every emitter row: (gain, pan, doppler factor, cutoff) arrays.
+
+        An emitter that is disabled has its values computed but not used (and no
+        track or walls); a non-finite place is silent.
+        """
+        n = rows.count
+        heard = rows.enabled & finite
+        moving = heard & rows.doppler if self.doppler_factor else np.zeros(n, bool)
+        velocity = self._row_velocities(rows, moving, x, y, z)
+        if ears is None:
+            return np.zeros(n), np.zeros(n), np.ones(n), np.zeros(n)
+        lx, ly, lz = ears.xyz
+        dx, dy, dz = x - lx, y - ly, z - lz
+        gain = rows.gains(dx, dy, dz)
+        pan = bearing_pans(dx, dz, ears.heading_rad)
+        lowpass = np.zeros(n)
+        walled = np.flatnonzero(heard & rows.occlusion & (gain > 0.0))
+        walls = self._walls() if walled.size else None
+        if walls is not None:
+            for row in walled.tolist():
+                count, loss_db = walls.hear_through(rows.entities[row],
+                                                    rows.positions[row].as_tuple(), ears.xyz)
+                if count:
+                    gain[row] = gain[row] * transmission_gain(loss_db)
+                    lowpass[row] = wall_cutoff_hz(count)
+        doppler = np.ones(n)
+        if self.doppler_factor != 0.0 and moving.any():
+            shift = doppler_pitches(lx - x, ly - y, lz - z, velocity, ears.velocity,
+                                    self.speed_of_sound_mps, self.doppler_factor)
+            doppler = np.where(moving, shift, 1.0)
+        if not finite.all():
+            gain[~finite], pan[~finite], doppler[~finite], lowpass[~finite] = 0.0, 0.0, 1.0, 0.0
+        return gain, pan, doppler, lowpass
+
+    def _row_velocities(self, rows: EmitterRows, moving: Array, x: Array, y: Array,
+                        z: Array) -> Array:
+        """``velocity_of`` where ``moving`` is set (3 x rows; 0 elsewhere): a
+        ``Velocity`` component, else the derived one (a listener's entity keeps its
+        track in ``_tracks``, shared with ``ears``)."""
+        velocity = np.zeros((3, rows.count))
+        if not moving.any():
+            return velocity
+        derive = moving & ~rows.given
+        for row in np.flatnonzero(moving & rows.given).tolist():
+            v = rows.velocities[row].as_tuple()  # type: ignore[union-attr]
+            if math.isfinite(v[0] + v[1] + v[2]):
+                velocity[:, row] = v
+        for ent in self._tracks:  # a listener's entity: its track is shared with ``ears``
+            shared = rows.row_of.get(ent)
+            if shared is not None and derive[shared]:
+                derive[shared] = False
+                velocity[:, shared] = self.velocity_of(ent, rows.positions[shared].as_tuple())
+        at = np.flatnonzero(derive)
+        if at.size:
+            velocity[:, at] = rows.derived_velocity(at, x, y, z, self.ctx.clock.tick,
+                                                    self.ctx.clock.tick_hz,
+                                                    self.speed_of_sound_mps ** 2)
+        return velocity
+
+    def _steer_rows(self, rows: EmitterRows, gain: Array, pan: Array, pitch: Array,
+                    lowpass: Array, moved: Array) -> list[int]:
+        """Set every playing emitter voice's volume, pan, pitch and cutoff (and its
+        position when it moved), as ``_steer`` would; the rows whose voice ended, was
+        stopped or plays another sound are returned for ``_update_emitter``."""
+        live = np.flatnonzero(rows.live)
+        if not live.size:
+            return []
+        channels, generations, sounds = rows.channels, rows.generations, rows.sounds
+        positions, stale = rows.positions, []
+        for row, volume, p, q, cutoff, move in zip(
+                live.tolist(), gain[live].tolist(), pan[live].tolist(), pitch[live].tolist(),
+                lowpass[live].tolist(), moved[live].tolist(), strict=True):
+            channel = channels[row]
+            if channel is None or channel.generation != generations[row] \
+                    or not channel.flags & PLAYING or channel.sound != sounds[row]:
+                stale.append(row)
+                continue
+            channel.volume, channel.pan, channel.pitch, channel.lowpass_hz = volume, p, q, cutoff
+            if move:
+                channel.position = positions[row].as_tuple()
+        return stale
+
     def _check_position(self, ent: int, emitter: Emitter, pos: Position) -> None:
         """Log an emitter whose position turns non-finite, once until it is finite again."""
         if pos.is_finite():
@@ -372,8 +506,9 @@ class EmitterService:
             self.ctx.events.emit("emitters", "bad_value", sound=emitter.sound, entity=ent,
                                  reason="non-finite Position: silenced until it is finite")
 
-    def _update_emitter(self, ent: int, emitter: Emitter, position: Vec3,
-                        ears: Ears | None) -> None:
+    def _update_emitter(self, ent: int, emitter: Emitter, position: Vec3, heard: Heard) -> None:
+        """One emitter that is not simply steered: stop it (disabled), restart it (its
+        sound changed), end it (a one-shot finished) or start it, heard as ``heard``."""
         bank = self.bank
         if not emitter.enabled:
             if emitter.handle is not None:
@@ -382,14 +517,9 @@ class EmitterService:
                 self.by_entity.pop(ent, None)
                 if emitter.restart:
                     self._epochs.pop(ent, None)
-            emitter.finished = False
+            if emitter.finished:
+                emitter.finished = False
             return
-        if not math.isfinite(position[0] + position[1] + position[2]):
-            heard = _SILENT
-        else:
-            velocity = (self.velocity_of(ent, position)
-                        if emitter.doppler and self.doppler_factor else _STILL)
-            heard = self.hear(ent, position, spatial_of(emitter), velocity, ears)
         channel = bank.get(emitter.handle)
         if channel is not None and channel.playing and channel.sound != emitter.sound:
             bank.stop(emitter.handle, reason="sound changed")  # restarted below

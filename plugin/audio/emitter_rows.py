@@ -1,0 +1,290 @@
+"""Generic emitters as arrays: the emitter laws over every ``Emitter`` at once.
+
+``EmitterService.update`` keeps esper's ``(Emitter, Position)`` query as one
+``EmitterRows``, rebuilt only when esper hands out a new query list (an entity or
+component was added or removed): the entities and their components, each
+emitter's settings as numpy arrays (read again only for the emitters whose
+``Emitter.revision`` moved), the place and tick each was last seen at (a derived
+velocity) and the channel each plays on. Each tick every position is read into
+three arrays and every distance, gain, pan and doppler factor is computed with
+array operations (``hear``).
+
+The array laws do the floating-point operations of the per-source laws
+(``EmitterService.hear``, ``soundscape.laws.spatial``, ``laws.modern.bearing_pan``)
+in the same order, so they give the same numbers to the bit: ``+ - * /``,
+``sqrt``, ``sin`` are correctly rounded (or the C library's) in numpy as in
+Python; ``py_min``/``py_max`` copy Python's ``min``/``max`` (the first argument on
+a tie or a NaN); and what numpy computes differently from the C library (its
+``arctan2``, ``arccos`` and ``power`` are vectorised approximations) runs through
+``math`` or the per-source law itself: ``atan2`` for every pan, and the whole law
+for the few emitters with a cone, the exponential or a custom rolloff.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import esper
+import numpy as np
+
+from soundscape.components.emitter import Emitter
+from soundscape.components.spatial import Position, Velocity
+from soundscape.laws.spatial import (
+    DOPPLER_MAX_PITCH,
+    DOPPLER_MIN_PITCH,
+    DistanceModel,
+    cone_gain,
+    distance_gain,
+    facing_angle,
+)
+
+if TYPE_CHECKING:
+    from soundscape.audio.channels import ChannelBank
+    from soundscape.components.channel import Channel
+
+Array = np.ndarray[Any, Any]
+
+INVERSE, LINEAR, NONE, BY_LAW = 0, 1, 2, 3
+"""``EmitterRows.rolloff`` codes: the three models done in arrays, and the rest
+(``"exponential"``, ``"custom"``) done by ``laws.spatial.distance_gain`` per emitter."""
+_ROLLOFF = {"inverse": INVERSE, "linear": LINEAR, "none": NONE, "exponential": BY_LAW,
+            "custom": BY_LAW}
+
+
+def py_max(a: Any, b: Any) -> Array:
+    """Python's ``max(a, b)`` elementwise: ``b`` only where ``b > a`` (a NaN ``a`` stays).
+
+    >>> py_max(np.array([1.0, float("nan")]), 0.0).tolist()
+    [1.0, nan]
+    """
+    return np.where(b > a, b, a)
+
+
+def py_min(a: Any, b: Any) -> Array:
+    """Python's ``min(a, b)`` elementwise: ``b`` only where ``b < a``.
+
+    >>> py_min(np.array([1.0, 3.0]), np.array([2.0, float("nan")])).tolist()
+    [1.0, 3.0]
+    """
+    return np.where(b < a, b, a)
+
+
+def model_of(emitter: Emitter) -> DistanceModel:
+    """An ``Emitter``'s distance model."""
+    return DistanceModel(emitter.rolloff, emitter.min_distance_m, emitter.max_distance_m,
+                         emitter.rolloff_factor, emitter.curve)
+
+
+class EmitterRows:
+    """One tick's emitters in esper's query order, and what is kept of them between ticks.
+
+    Attributes:
+        query: the esper query list these rows were built from (its identity tells
+            whether they still hold).
+        entities, emitters, positions, velocities: per row (``velocities``: the
+            entity's ``Velocity`` component or None; ``given``: not None).
+        channels, generations: the channel the emitter's handle names and its
+            generation when read (None, -1: none).
+        enabled, volume, rolloff, ref, far, factor, pitch, coned, occlusion,
+        doppler, idle: the emitter's settings as arrays (``idle``: an emitter
+        with nothing to start, stop or steer: disabled with no handle, or a
+        finished one-shot).
+        xyz: the places read last tick (3 x rows), to write a channel's
+            ``position`` only when it moved.
+        tracked, track_xyz, track_tick, track_velocity: each emitter's last place,
+            the tick it was seen there and the velocity derived then.
+    """
+
+    def __init__(self, query: list[Any] | None = None, previous: EmitterRows | None = None
+                 ) -> None:
+        self.query = query
+        rows = query or []
+        self.entities: list[int] = [entity for entity, _ in rows]
+        self.emitters: list[Emitter] = [parts[0] for _, parts in rows]
+        self.positions: list[Position] = [parts[1] for _, parts in rows]
+        self.velocities: list[Velocity | None] = [
+            esper.try_component(entity, Velocity) for entity in self.entities]
+        self.given = np.array([v is not None for v in self.velocities], bool)
+        self.row_of = {entity: row for row, entity in enumerate(self.entities)}
+        n = self.count = len(rows)
+        self.revision = np.full(n, -1, np.int64)
+        self.channels: list[Channel | None] = [None] * n
+        self.generations: list[int] = [-1] * n
+        self.sounds: list[str] = [""] * n
+        self.models: list[DistanceModel] = [DistanceModel()] * n
+        self.cones: list[tuple[float, float, float, float]] = [(0.0, 360.0, 360.0, 0.0)] * n
+        self.enabled = np.zeros(n, bool)
+        self.idle = np.zeros(n, bool)
+        self.live = np.zeros(n, bool)
+        self.volume = np.zeros(n)
+        self.rolloff = np.zeros(n, np.int8)
+        self.ref = np.ones(n)
+        self.far = np.ones(n)
+        self.factor = np.ones(n)
+        self.pitch = np.ones(n)
+        self.coned = np.zeros(n, bool)
+        self.occlusion = np.zeros(n, bool)
+        self.doppler = np.zeros(n, bool)
+        self.xyz = np.full((3, n), np.nan)
+        self.tracked = np.zeros(n, bool)
+        self.track_xyz = np.zeros((3, n))
+        self.track_tick = np.zeros(n, np.int64)
+        self.track_velocity = np.zeros((3, n))
+        if previous is not None and previous.count and n:
+            self._carry(previous)
+
+    def _carry(self, previous: EmitterRows) -> None:
+        """Keep what the old rows knew of the entities still here: places, tracks, and
+        the settings and channel of an unchanged ``Emitter`` object."""
+        old = np.array([previous.row_of.get(entity, -1) for entity in self.entities], np.int64)
+        here = np.flatnonzero(old >= 0)
+        if not here.size:
+            return
+        was = old[here]
+        for name in ("xyz", "track_xyz", "track_velocity"):
+            getattr(self, name)[:, here] = getattr(previous, name)[:, was]
+        self.tracked[here] = previous.tracked[was]
+        self.track_tick[here] = previous.track_tick[was]
+        same = [row for row, before in zip(here.tolist(), was.tolist(), strict=True)
+                if previous.emitters[before] is self.emitters[row]]
+        if not same:
+            return
+        keep = np.array(same, np.int64)
+        before = old[keep]
+        for name in ("revision", "enabled", "idle", "live", "volume", "rolloff", "ref", "far",
+                     "factor", "pitch", "coned", "occlusion", "doppler"):
+            getattr(self, name)[keep] = getattr(previous, name)[before]
+        for row, b in zip(same, before.tolist(), strict=True):
+            self.channels[row] = previous.channels[b]
+            self.generations[row] = previous.generations[b]
+            self.sounds[row] = previous.sounds[b]
+            self.models[row] = previous.models[b]
+            self.cones[row] = previous.cones[b]
+
+    # -- settings ---------------------------------------------------------------
+
+    def refresh(self, bank: ChannelBank) -> None:
+        """Read again the settings of every emitter written since they were last read."""
+        if not self.count:
+            return
+        revision = np.fromiter([e.revision for e in self.emitters], np.int64, self.count)
+        for row in np.flatnonzero(revision != self.revision).tolist():
+            self._read(row, bank)
+        self.revision = revision
+
+    def _read(self, row: int, bank: ChannelBank) -> None:
+        emitter = self.emitters[row]
+        channel = bank.get(emitter.handle)
+        self.channels[row] = channel
+        self.generations[row] = channel.generation if channel is not None else -1
+        enabled = bool(emitter.enabled)
+        self.enabled[row] = enabled
+        self.live[row] = enabled and channel is not None
+        self.idle[row] = emitter.handle is None and (
+            not enabled and not emitter.finished or enabled and bool(emitter.finished))
+        self.sounds[row] = emitter.sound
+        model = self.models[row] = model_of(emitter)
+        self.volume[row] = emitter.volume
+        self.rolloff[row] = _ROLLOFF.get(emitter.rolloff, INVERSE)
+        self.ref[row], self.far[row] = model.min_distance_m, model.max_distance_m
+        self.factor[row] = model.rolloff_factor
+        self.pitch[row] = emitter.pitch
+        self.coned[row] = emitter.cone_inner_deg < 360.0
+        self.cones[row] = (emitter.heading_rad, emitter.cone_inner_deg, emitter.cone_outer_deg,
+                           emitter.cone_outer_gain)
+        self.occlusion[row] = bool(emitter.occlusion)
+        self.doppler[row] = bool(emitter.doppler)
+
+    # -- places -----------------------------------------------------------------
+
+    def places(self) -> tuple[Array, Array, Array]:
+        """Every emitter's x, y, z this tick (metres, float64)."""
+        positions, n = self.positions, self.count
+        return (np.fromiter([p.x_m for p in positions], np.float64, n),
+                np.fromiter([p.y_m for p in positions], np.float64, n),
+                np.fromiter([p.z_m for p in positions], np.float64, n))
+
+    def derived_velocity(self, rows: Array, x: Array, y: Array, z: Array, tick: int,
+                         tick_hz: float, limit_sq: float) -> Array:
+        """``EmitterService.velocity_of`` for ``rows`` without a ``Velocity``: the move
+        since the tick each was last seen, over that time (0 the first tick, and for a
+        move at ``limit_sq`` (the speed of sound squared) or faster). Updates the tracks.
+        """
+        out = np.zeros((3, rows.size))
+        tracked = self.tracked[rows]
+        seen_now = self.track_tick[rows] == tick
+        same = tracked & seen_now
+        out[:, same] = self.track_velocity[:, rows[same]]
+        moved = tracked & ~seen_now
+        if moved.any():
+            at = rows[moved]
+            rate = tick_hz / (tick - self.track_tick[at]).astype(np.float64)
+            v = np.stack(((x[at] - self.track_xyz[0, at]) * rate,
+                          (y[at] - self.track_xyz[1, at]) * rate,
+                          (z[at] - self.track_xyz[2, at]) * rate))
+            teleport = ~(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] < limit_sq)
+            v[:, teleport] = 0.0
+            out[:, moved] = v
+            self.track_velocity[:, at] = v
+        update = rows[~same]
+        self.track_xyz[0, update], self.track_xyz[1, update] = x[update], y[update]
+        self.track_xyz[2, update] = z[update]
+        self.track_tick[update] = tick
+        self.tracked[update] = True
+        self.track_velocity[:, rows[~tracked]] = 0.0
+        return out
+
+    # -- the laws ---------------------------------------------------------------
+
+    def gains(self, dx: Array, dy: Array, dz: Array) -> Array:
+        """``volume x distance_gain x cone_gain`` of every row (``EmitterService.hear``)."""
+        distance = np.sqrt(dx * dx + dy * dy + dz * dz)
+        ref, far, factor, rolloff = self.ref, self.far, self.factor, self.rolloff
+        d = py_min(py_max(distance, ref), far)
+        denominator = ref + factor * (d - ref)
+        gain = np.where(ref <= 0.0, 1.0, np.where(denominator > 0.0, ref / denominator, 1.0))
+        linear = rolloff == LINEAR
+        if linear.any():
+            line = py_min(py_max(1.0 - factor * (d - ref) / (far - ref), 0.0), 1.0)
+            gain = np.where(linear, np.where(far <= ref, 1.0, line), gain)
+        gain = np.where(rolloff == NONE, 1.0, gain)
+        for row in np.flatnonzero(rolloff == BY_LAW).tolist():
+            gain[row] = distance_gain(float(distance[row]), self.models[row])
+        gain = self.volume * np.where(np.isnan(distance), 0.0, gain)
+        for row in np.flatnonzero(self.coned).tolist():
+            heading, inner, outer, outer_gain = self.cones[row]
+            gain[row] *= cone_gain(facing_angle(heading, -float(dx[row]), -float(dy[row]),
+                                                -float(dz[row])), inner, outer, outer_gain)
+        return gain
+
+
+def bearing_pans(dx: Array, dz: Array, heading_rad: float) -> Array:
+    """``laws.modern.bearing_pan`` of every row: ``sin(atan2(dx, dz) - heading)``, 0 where
+    the source is straight above or below (``atan2`` through ``math``, as the law).
+
+    >>> bearing_pans(np.array([1.0, 0.0]), np.array([0.0, 0.0]), 0.0).tolist()
+    [1.0, 0.0]
+    """
+    bearing = np.fromiter(map(math.atan2, dx.tolist(), dz.tolist()), np.float64, dx.size)
+    return np.where((dx == 0.0) & (dz == 0.0), 0.0, np.sin(bearing - heading_rad))
+
+
+def doppler_pitches(sx: Array, sy: Array, sz: Array, source_velocity: Array,
+                    listener_velocity: tuple[float, float, float], speed_of_sound_mps: float,
+                    doppler_factor: float) -> Array:
+    """``laws.spatial.doppler_pitch`` of every row; ``sx, sy, sz`` the line from each
+    source to the listener, ``source_velocity`` 3 x rows."""
+    c, factor = speed_of_sound_mps, doppler_factor
+    if factor == 0.0 or not c > 0.0:
+        return np.ones(sx.size)
+    distance = np.sqrt(sx * sx + sy * sy + sz * sz)
+    lvx, lvy, lvz = listener_velocity
+    v_l = (sx * lvx + sy * lvy + sz * lvz) / distance
+    v_s = (sx * source_velocity[0] + sy * source_velocity[1] + sz * source_velocity[2]) / distance
+    usable = (distance > 0.0) & (distance < math.inf) & np.isfinite(v_l) & np.isfinite(v_s)
+    limit = c / abs(factor)
+    v_l, v_s = py_min(v_l, limit), py_min(v_s, limit)
+    denominator = c - factor * v_s
+    pitch = py_min(py_max((c - factor * v_l) / denominator, DOPPLER_MIN_PITCH), DOPPLER_MAX_PITCH)
+    return np.where(usable, np.where(denominator <= 0.0, DOPPLER_MAX_PITCH, pitch), 1.0)
