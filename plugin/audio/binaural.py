@@ -22,8 +22,9 @@ ears instead of panning it between speakers:
 Because ``H = alpha + (1 - alpha) LP`` with ``LP = beta / (s + beta)``, each ear is
 two weighted sums of the voices (one straight, one through a single low-pass
 per ear): a whole block is a gather, two small ``einsum`` per ear and one
-first-order recursion per ear, whatever the number of voices. Same bytes every
-run (no BLAS).
+first-order recursion per ear, whatever the number of voices; the views a block
+length needs are made once (per layout of the voices). Same bytes every run (no
+BLAS).
 
 Example:
     >>> round(float(woodworth_itd_s(math.pi / 2)) * 1000, 3)   # ms, a source at 90 degrees
@@ -132,6 +133,9 @@ class Binaural:
         self._carry = self.pole ** (k + 1)
         chunks = -(-self.block // self._chunk)
         self._v = np.zeros(chunks * self._chunk, dtype=np.complex128)
+        self._y = np.zeros(self.block, dtype=np.complex64)  # the ears' low-passes, as sent
+        self._lp_views: dict[int, tuple[np.ndarray, ...]] = {}
+        self._ear_views: dict[int, tuple[np.ndarray, ...]] = {}
         self._x_prev = 0j
         self._y_prev = 0j
         self._pairs = np.zeros((2, self.block), dtype=np.float32)
@@ -154,6 +158,7 @@ class Binaural:
         self._sums = np.zeros((2, 2, self.block), dtype=np.float32)
         self._dsums = np.zeros((2, 2, self.block), dtype=np.float32)
         self._lp_in = np.zeros((2, self.block), dtype=np.float32)
+        self._ear_views = {}
 
     @property
     def voices(self) -> int:
@@ -164,6 +169,7 @@ class Binaural:
         """Forget every voice's history and the filters' state."""
         self._z[:] = 0.0
         self._keys, self._w = [], np.zeros((2, 2, 0), dtype=np.float32)
+        self._ear_views = {}
         self._az = self._g = None
         self._az_given = self._g_given = None
         self._x_prev = self._y_prev = 0j
@@ -183,6 +189,7 @@ class Binaural:
                 self._z[row, :self.history] = hist[was]
                 weights[:, :, row] = self._w[:, :, was]
         self._keys, self._w = list(keys), weights
+        self._ear_views = {}
         self._az = self._g = None
         self._az_given = self._g_given = None
 
@@ -236,24 +243,36 @@ class Binaural:
     def _ears(self, samples: np.ndarray, rows: np.ndarray | None, azimuth_rad: np.ndarray,
               gain: np.ndarray, n: int, out: np.ndarray) -> np.ndarray:
         """Add both ears' straight parts to ``out``; their shadowed parts (2, n)."""
-        v, h = len(self._keys), self.history
-        z = self._z[:v]
-        z[:, h:h + n] = samples[:v, :n] if rows is None else samples[rows, :n]
+        views = self._ear_views.get(n) or self._make_ear_views(n)
+        now, kept, last, w_left, w_right, left, right, straight, shadowed = views
+        v = len(self._keys)
+        now[...] = samples[:v, :n] if rows is None else samples[rows, :n]
         change = self._prepare(azimuth_rad, gain)
-        got = self._win[self._rows2, self._starts2][:, :n]  # both ears' delayed rows
-        sums = self._sums[:, :, :n]
-        for ear in range(2):  # (two 2-D einsums beat one batched 3-D one by 3x)
-            np.einsum("ki,ij->kj", self._w[ear], got[ear * v:(ear + 1) * v], out=sums[ear])
+        got = self._win[self._rows2, self._starts2]  # both ears' delayed rows
+        if n != self.block:
+            got = got[:, :n]
+        # (two 2-D einsums beat one batched 3-D one by 3x)
+        np.einsum("ki,ij->kj", w_left, got[:v], out=left)
+        np.einsum("ki,ij->kj", w_right, got[v:], out=right)
         if change is not None:
             d = self._dsums[:, :, :n]
             for ear in range(2):
                 np.einsum("ki,ij->kj", change[ear], got[ear * v:(ear + 1) * v], out=d[ear])
             d *= self._ramp(n)
-            sums += d
+            self._sums[:, :, :n] += d
             self._w += change
-        out += sums[:, 0]
-        z[:, :h] = z[:, n:n + h]  # the last frames, for the next block's delays
-        return sums[:, 1]
+        out += straight
+        kept[...] = last  # the last frames, for the next block's delays
+        return shadowed
+
+    def _make_ear_views(self, n: int) -> tuple[np.ndarray, ...]:
+        """The views ``_ears`` works through for ``n`` frames (until the rows change)."""
+        v, h = len(self._keys), self.history
+        z, sums = self._z[:v], self._sums[:, :, :n]
+        views = (z[:, h:h + n], z[:, :h], z[:, n:n + h], self._w[0], self._w[1],
+                 sums[0], sums[1], sums[:, 0], sums[:, 1])
+        self._ear_views[n] = views
+        return views
 
     def _ramp(self, n: int) -> np.ndarray:
         ramp = self._ramps.get(n)
@@ -269,25 +288,43 @@ class Binaural:
         short enough that ``p^-chunk`` stays below 1e250 (a whole block at 22 kHz and
         up): within a chunk ``y = p^k cumsum(p^-k v)`` (each output is led by its
         latest terms, so it keeps float64's relative precision), then each chunk gets
-        the state the one before left.
+        the state the one before left. The float32 pairs are scaled by ``b0 p^-k``
+        straight into the complex signal's two halves, and ``p^k`` lands in float32 at
+        once (the ears' sum is float32); the views a block length needs are made once.
         """
+        views = self._lp_views.get(n) or self._make_lp_views(n)
+        (v, first, local, tail, pairs, left, right, up_left, up_right, up, down, y, y_left,
+         y_right) = views
+        if tail.size:
+            tail[...] = 0.0  # a short block's last chunk ends in zeros
+        np.add(x[:, 1:n], x[:, :n - 1], out=pairs)
+        np.multiply(left, up, out=up_left)  # times b0 p^-k, into the complex signal
+        np.multiply(right, up, out=up_right)
+        # the first frame's pair, and the state the last block left (y[0] = b0 v[0] + p y[-1])
+        v[0] = (complex(x[0, 0], x[1, 0]) + self._x_prev
+                + self.pole / self.b0 * self._y_prev) * self.b0
+        self._x_prev = complex(x[0, n - 1], x[1, n - 1])
+        np.cumsum(local, axis=1, out=local)
+        if local.shape[0] == 1:  # times p^k, rounded to the output's float32 at once
+            np.multiply(first, down, out=y, casting="same_kind")
+            self._y_prev = complex(v[n - 1]) * float(down[n - 1])
+        else:  # (one chunk a block at 22 kHz and up)
+            local *= self._down
+            for c in range(1, local.shape[0]):
+                local[c] += complex(local[c - 1, -1]) * self._carry
+            np.copyto(y, first, casting="same_kind")
+            self._y_prev = complex(v[n - 1])
+        out[0] += y_left
+        out[1] += y_right
+
+    def _make_lp_views(self, n: int) -> tuple[np.ndarray, ...]:
+        """The views ``_lowpass`` works through for ``n`` frames (made once per length)."""
         size = self._chunk
         chunks = -(-n // size)
         v = self._v[:chunks * size]
-        v[n:] = 0.0
         pairs = self._pairs[:, :n - 1]
-        np.add(x[:, 1:n], x[:, :n - 1], out=pairs)
-        v.real[1:n] = pairs[0]
-        v.imag[1:n] = pairs[1]
-        # the first frame's pair, and the state the last block left (y[0] = b0 v[0] + p y[-1])
-        v[0] = complex(x[0, 0], x[1, 0]) + self._x_prev + self.pole / self.b0 * self._y_prev
-        self._x_prev = complex(x[0, n - 1], x[1, n - 1])
-        local = v.reshape(chunks, size)
-        local *= self._up  # b0 p^-k
-        np.cumsum(local, axis=1, out=local)
-        local *= self._down
-        for c in range(1, chunks):  # (one chunk a block at 22 kHz and up)
-            local[c] += complex(local[c - 1, -1]) * self._carry
-        self._y_prev = complex(v[n - 1])
-        out[0] += v.real[:n]
-        out[1] += v.imag[:n]
+        y = self._y[:n]
+        views = (v, v[:n], v.reshape(chunks, size), v[n:], pairs, pairs[0], pairs[1], v.real[1:n],
+                 v.imag[1:n], np.tile(self._up, chunks)[1:n], self._down[:n], y, y.real, y.imag)
+        self._lp_views[n] = views
+        return views

@@ -158,3 +158,30 @@ def test_the_ears_low_pass_is_the_first_order_recursion(rate):
         xp = x[:, t].astype(np.float64)
         want[:, t] = yp
     np.testing.assert_allclose(got, want, atol=1e-5)
+
+
+def test_voices_coming_and_going_mix_as_the_sum_of_each_alone():
+    """The head is linear: a block's mix of several voices is the sum of each voice
+    through a head of its own, across layouts that grow past the first allocation
+    (16 rows), shrink, and change block length (each keeps its views per length)."""
+    rng = np.random.default_rng(8)
+    layouts = [[0, 1], list(range(20)), [3, 1], [3, 1], list(range(5)), [4]]
+    lengths = [BLOCK, BLOCK, 300, BLOCK, 300, BLOCK]
+    az_of = np.linspace(-3.0, 3.0, 20)
+    joint = Binaural(RATE, BLOCK)
+    alone = {key: Binaural(RATE, BLOCK) for key in range(20)}
+    for keys, n in zip(layouts, lengths, strict=True):
+        samples = rng.standard_normal((24, n)).astype(np.float32)
+        rows = np.array([k + 2 for k in keys], dtype=np.intp)  # not the first rows
+        az, gain = az_of[keys], np.full(len(keys), 0.5)
+        got = np.zeros((2, n), np.float32)
+        joint.mix(samples, list(keys), az, gain, n, got, rows)
+        want = np.zeros((2, n), np.float64)
+        for key, head in alone.items():
+            mine = np.zeros((2, n), np.float32)
+            if key in keys:
+                head.mix(samples[key + 2:key + 3], [key], az_of[[key]], gain[:1], n, mine)
+            else:
+                head.mix(np.zeros((0, n), np.float32), [], np.zeros(0), np.zeros(0), n, mine)
+            want += mine
+        np.testing.assert_allclose(got, want, atol=2e-5)
