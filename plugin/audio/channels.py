@@ -27,6 +27,7 @@ import numpy as np
 from soundscape.audio.channel_rules import free_channel, oni_channel, redguard_channel
 from soundscape.audio.commands import Command, VoiceParams, set_params, start, stop
 from soundscape.audio.profiles import ONI_BUFFER_RATE_HZ, apply_law, held_rate_hz, miles_factors
+from soundscape.audio.virtual import PARK_AFTER_TICKS, ParkedVoices, signature
 from soundscape.components.channel import (
     AMBIENT,
     CAN_PAN,
@@ -147,6 +148,12 @@ class ChannelBank:
         a plain factor on the side gains of the other profiles."""
         self.overall_target = 1.0
         self._advanced_ticks: dict[int, int] = {}
+        self._last_ticks = 0
+        """The ticks of the latest ``advance`` (parked voices moved by them too)."""
+        self._parked = ParkedVoices() if policy == "virtual" else None
+        """A virtual bank's culled voices whose inputs hold still (``soundscape.audio.virtual``)."""
+        self._awake: list[Channel] = []
+        """A virtual bank's channels that are not parked, in index order."""
         self._ops: list[tuple[int, int, int, float, Sound | None]] = []
         """Since the last publish, in order: starts (voice, slot, ticks advanced before
         it, source offset, sound) and stops (voice, -1, 0, 0.0, None)."""
@@ -171,6 +178,9 @@ class ChannelBank:
     def _new_channel(self, kind: ChannelKind) -> Channel:
         channel = Channel(bank=self.name, index=len(self.channels), kind=kind, profile=self.profile)
         self.channels.append(channel)
+        if self._parked is not None:
+            self._parked.grow(len(self.channels))
+            self._awake.append(channel)  # the list an advance may be going through
         self.entities.append(esper.create_entity(channel))
         return channel
 
@@ -304,7 +314,7 @@ class ChannelBank:
         channel.cursor_frames = float(offset_frames)
         # Played after this tick's advance (an on_end callback): the sound began
         # inside the interval the mixer is about to render, ``offset`` frames ago.
-        advanced = self._advanced_ticks.get(channel.index, 0)
+        advanced = self._ticks_advanced(channel.index)
         channel.voice_id = next(self.ctx.voice_ids)
         self._data[channel.index] = data
         self._unsent[channel.voice_id] = None
@@ -313,6 +323,8 @@ class ChannelBank:
             self.playback_rate_hz(channel) * advanced / self.ctx.clock.tick_hz)
         channel.started_tick = self.ctx.clock.tick
         channel.audible = True
+        if self._parked is not None:
+            self._parked.audible[channel.index] = True
         # int(): a caller may have stored a ChannelFlags; keep the field a plain int
         flags = (int(channel.flags) | PLAYING) & ~(UPDATING | PAUSED)
         channel.flags = flags | (LOOPING if loop else NONE) | (CAN_PAN if can_pan else NONE)
@@ -488,6 +500,8 @@ class ChannelBank:
         when it has the voice (one started since the last publish is simply never
         sent; a culled one was stopped when it was culled)."""
         voice = channel.voice_id
+        if self._parked is not None:
+            self._parked.wake(channel)
         sent = self._sent.pop(channel.index, None)
         if voice in self._unsent:
             del self._unsent[voice]
@@ -582,7 +596,7 @@ class ChannelBank:
         moved = 0.0
         held = self.ctx.buses.paused_names if self.ctx.has("buses") else frozenset()
         if not channel.flags & PAUSED and channel.bus not in held:
-            ticks = self._advanced_ticks.get(slot, 0)
+            ticks = self._ticks_advanced(slot)
             moved = self.playback_rate_hz(channel) * ticks / self.ctx.clock.tick_hz
         offset = channel.cursor_frames - moved
         if channel.loop and channel.length_frames > 0:
@@ -596,9 +610,20 @@ class ChannelBank:
     def mark_published(self) -> None:
         """The mixer has this tick's commands: later plays start at the next interval."""
         self._advanced_ticks.clear()
+        if self._parked is not None:
+            self._parked.moved[:] = False
         self._ops.clear()
         self._unsent.clear()
         self._restored.clear()
+
+    def _ticks_advanced(self, slot: int) -> int:
+        """Ticks channel ``slot`` has advanced since the last publish (0: a play on it
+        starts at the interval's first tick; else at the tick after its last)."""
+        ticks = self._advanced_ticks.get(slot)
+        if ticks is not None:
+            return ticks
+        parked = self._parked
+        return self._last_ticks if parked is not None and parked.moved[slot] else 0
 
     # -- time ----------------------------------------------------------------
 
@@ -618,7 +643,9 @@ class ChannelBank:
         tick_hz = self.ctx.clock.tick_hz
         self._slide_overall()
         held = self.ctx.buses.paused_names if self.ctx.has("buses") else frozenset()
-        for channel in self.channels:
+        self._last_ticks = ticks
+        channels = self.channels if self._parked is None else self._advance_parked(ticks, held)
+        for channel in channels:
             self._advanced_ticks[channel.index] = ticks
             if channel.fading:
                 self._fade_step(channel, ticks)
@@ -642,6 +669,41 @@ class ChannelBank:
             for callback in list(self.on_end):  # one that raises is reported once
                 self.ctx.events.call(self.name, callback, self, handle, channel, overshoot,
                                      role="on_end")
+
+    def _advance_parked(self, ticks: int, held: frozenset[str] | set[str]) -> list[Channel]:
+        """A virtual bank's parked voices (``soundscape.audio.virtual``): wake the ones
+        whose inputs changed, whose bus is held or whose bank's overall volume moved;
+        move the others on in one step, waking those that end (the per-channel loop
+        ends them); write their cursors back. Returns the channels to step one by one."""
+        parked = self._parked
+        if parked is None:
+            return self.channels
+        if parked.count:
+            self._refresh()
+            if self.overall_volume != parked.overall:
+                parked.wake_all(self.channels)
+            else:
+                for channel in parked.changed():
+                    parked.wake(channel)
+                if held:
+                    for channel in list(parked.channels):
+                        if channel.bus in held:
+                            parked.wake(channel)
+        self._refresh()
+        for slot in parked.advance(ticks, self.ctx.clock.tick_hz):
+            parked.wake(self.channels[slot])
+        self._refresh()
+        parked.write_back()
+        return self._awake
+
+    def _refresh(self) -> list[Channel]:
+        """A virtual bank's channels that are not parked (laid out again after a change)."""
+        parked = self._parked
+        if parked is not None and parked.dirty:
+            parked.layout(self.channels)
+            on = parked.on[: len(self.channels)].tolist()
+            self._awake = [c for c, off in zip(self.channels, on, strict=True) if not off]
+        return self._awake
 
     def _slide_overall(self) -> None:
         """One frame's slide (``SS2iVolume_Update``): 0.05 at most, however many ticks
@@ -696,7 +758,8 @@ class ChannelBank:
             self._law_context = context
             self._law_inputs.clear()
         done = self._law_inputs
-        for channel in self.channels:
+        # a virtual bank's parked voices keep the gains of their unchanged inputs
+        for channel in self.channels if self._parked is None else self._refresh():
             # a voice that started and ended since the last publish still gets its gains
             if not channel.flags & PLAYING and channel.voice_id not in self._unsent:
                 continue
@@ -724,30 +787,71 @@ class ChannelBank:
         logged once as ``cull`` (with its loudness and rank), one that comes back as
         ``restore``; a voice stays culled quietly while it is. The audio side hears
         of a cull as a ``stop`` and of a restore as a new ``start`` (``commands``).
+        Culled voices whose inputs hold still are then parked
+        (``soundscape.audio.virtual``).
         """
-        playing = [c for c in self.channels if c.flags & PLAYING]
-        limit = self.real_voices
-        n = len(playing)
-        if self.policy != "virtual" or limit is None or n <= limit:
-            for rank, channel in enumerate(playing):
+        parked = self._parked
+        if parked is None:
+            for rank, channel in enumerate(c for c in self.channels if c.flags & PLAYING):
                 if not channel.audible:
                     self._changed(channel, True, rank)
             return
-        loud = np.fromiter([max(c.gain_left, c.gain_right) for c in playing], np.float64, n)
-        neg = -loud
+        awake = self._refresh()
+        slots = [c.index for c in awake]
+        parked.playing[slots] = [c.flags & PLAYING != 0 for c in awake]
+        parked.loud[slots] = [max(c.gain_left, c.gain_right) for c in awake]
+        playing = np.flatnonzero(parked.playing[: len(self.channels)])
+        n, limit = playing.size, self.real_voices
+        if limit is None or n <= limit:
+            for rank in np.flatnonzero(~parked.audible[playing]).tolist():
+                self._changed(self.channels[int(playing[rank])], True, rank)
+        else:
+            self._rank(playing, limit)
+        self._park(awake)
+
+    def _rank(self, playing: np.ndarray, limit: int) -> None:
+        """Voice the loudest ``limit`` of the ``playing`` slots; log the changes."""
+        parked = self._parked
+        if parked is None:
+            return
+        neg = -parked.loud[playing]
         edge = np.partition(neg, limit - 1)[limit - 1] if limit > 0 else -np.inf
         audible = neg < edge
         if limit > 0:
             ties = np.flatnonzero(neg == edge)[: limit - int(np.count_nonzero(audible))]
             audible[ties] = True  # the lower channel indices among equals
-        was = np.fromiter([c.audible for c in playing], bool, n)
-        changed = np.flatnonzero(audible != was)
+        changed = np.flatnonzero(audible != parked.audible[playing])
         if not changed.size:
             return
+        n = playing.size
         ranks = np.empty(n, dtype=np.int64)
         ranks[np.lexsort((np.arange(n), neg))] = np.arange(n)
         for i in changed[np.argsort(ranks[changed], kind="stable")].tolist():
-            self._changed(playing[i], bool(audible[i]), int(ranks[i]))
+            self._changed(self.channels[int(playing[i])], bool(audible[i]), int(ranks[i]))
+
+    def _park(self, awake: list[Channel]) -> None:
+        """Park the culled voices whose inputs held for ``PARK_AFTER_TICKS`` ticks, not
+        fading, not paused, their bus not held and the bank's overall volume still."""
+        parked = self._parked
+        if parked is None or self.overall_volume != self.overall_target:
+            return
+        if parked.count and parked.overall != self.overall_volume:
+            parked.wake_all(self.channels)
+        parked.overall = self.overall_volume
+        held = self.ctx.buses.paused_names if self.ctx.has("buses") else frozenset()
+        tick = self.ctx.clock.tick
+        pending = parked.pending
+        for channel in awake:
+            if channel.audible or channel.flags & (PLAYING | PAUSED) != PLAYING \
+                    or channel.fading or channel.level_rate_per_tick or channel.bus in held:
+                continue
+            now = signature(channel)
+            seen = pending.get(channel.index)
+            if seen is None or seen[0] != now:
+                pending[channel.index] = (now, tick)
+            elif tick - seen[1] >= PARK_AFTER_TICKS:
+                parked.park(channel, self.playback_rate_hz(channel),
+                            max(channel.gain_left, channel.gain_right))
 
     def _changed(self, channel: Channel, audible: bool, rank: int) -> None:
         """Log one ``cull`` or ``restore`` and mark the channel."""
@@ -756,6 +860,10 @@ class ChannelBank:
                              gain=max(channel.gain_left, channel.gain_right), rank=rank,
                              real_voices=self.real_voices)
         channel.audible = audible
+        if self._parked is not None:
+            self._parked.audible[channel.index] = audible
+            if audible:
+                self._parked.wake(channel)
         if audible:
             self._restored.append(channel.index)
 

@@ -169,3 +169,109 @@ def test_the_audio_side_never_voices_more_than_real_voices(profile):
     assert churn > 20  # the ranking really changed
     assert live == {c.voice_id for c in bank.channels if c.audible} and len(live) == 4
     plugin.uninstall()
+
+
+def churn_scene(monkeypatch, park: bool, ticks: int = 240):
+    """120 voices on a bank of 8 real voices, most of them still for long stretches
+    (so they park), with one-shots ending while culled, on_end chains, loops, and every
+    kind of change a game makes: setters, direct field writes, pitch, pauses, fades in
+    seconds, Oni-style fades, a held bus, the overall volume, stops and steals. Returns
+    the event log, the commands sent and every channel's cursor after every tick."""
+    import soundscape.audio.channels as channels_module
+
+    monkeypatch.setattr(channels_module, "PARK_AFTER_TICKS", 8 if park else 10**9)
+    esper.switch_world(f"churn-{park}")
+    plugin, ctx, bank, sent = offline(real_voices=8)
+    for i in range(6):
+        ctx.sounds.add(f"s{i}", marked(400 + 1_700 * i, i), RATE)
+    rng = random.Random(21)
+
+    def chain(b, handle, channel, overshoot):
+        if channel.sound == "s1":
+            b.play(handle, "s2", volume=channel.volume, offset_frames=overshoot)
+
+    bank.on_end.append(chain)
+    handles = []
+
+    def start():
+        handle = bank.acquire()
+        name = f"s{rng.randrange(6)}"
+        bank.play(handle, name, volume=rng.uniform(0.01, 1.0), pan=rng.uniform(-1, 1),
+                  pitch=rng.choice((1.0, 1.0, 0.5, 1.37)), loop=rng.random() < 0.5)
+        handles.append(handle)
+
+    for _ in range(120):
+        start()
+    cursors = []
+    for tick in range(ticks):
+        if tick % 20 == 0:
+            for _ in range(10):
+                start()
+        for _ in range(3):
+            handle = rng.choice(handles)
+            what = rng.randrange(10)
+            channel = bank.get(handle)
+            if what == 0:
+                bank.set_volume(handle, rng.uniform(0.0, 1.0))
+            elif what == 1 and channel is not None:
+                channel.volume = rng.uniform(0.0, 1.0)  # a direct write
+            elif what == 2:
+                bank.set_pitch(handle, rng.choice((0.5, 1.0, 2.0)))
+            elif what == 3:
+                bank.pause(handle, rng.random() < 0.5)
+            elif what == 4:
+                bank.fade_to(handle, rng.uniform(0.0, 1.0), rng.uniform(0.0, 0.3))
+            elif what == 5:
+                bank.fade(handle, rng.uniform(0.0, 1.0), 0.05)
+            elif what == 6:
+                bank.stop(handle)
+            elif what == 7 and channel is not None:
+                channel.pan = rng.uniform(-1, 1)  # a direct write
+        if tick == 100:
+            ctx.buses["sfx"].paused = True
+        if tick == 130:
+            ctx.buses["sfx"].paused = False
+        if tick in (150, 190):
+            bank.set_overall_volume(0.5 if tick == 150 else 1.0)
+        esper.process((1 + tick % 2) / 60)  # one tick, then two
+        cursors.append([(c.cursor_frames, c.flags, c.audible) for c in bank.channels])
+    events = [dict(r) for r in ctx.events]
+    commands = [(c.op, c.voice, c.tick, c.offset, c.params) for c in sent]
+    audio = ctx.mixer.backend.audio().copy()
+    parked_max = bank._parked.count
+    plugin.uninstall()
+    esper.switch_world("default")
+    esper.delete_world(f"churn-{park}")
+    return events, commands, cursors, audio, parked_max
+
+
+def test_parked_voices_keep_the_same_time_events_and_sound(monkeypatch):
+    """Parking (culled voices with still inputs moved in one numpy step) changes nothing
+    a game or a listener can see: the same events (ends, culls, restores, ranks, ticks),
+    the same commands, every cursor the same to the bit after every tick, the same bytes."""
+    parked = churn_scene(monkeypatch, park=True)
+    plain = churn_scene(monkeypatch, park=False)
+    assert parked[4] > 0 and plain[4] == 0  # voices really parked
+    assert parked[0] == plain[0]
+    assert len([r for r in parked[0] if r["event"] == "end"]) > 20
+    assert len([r for r in parked[0] if r["event"] == "restore"]) > 10
+    assert parked[1] == plain[1]
+    assert parked[2] == plain[2]
+    assert np.array_equal(parked[3], plain[3])
+
+
+def test_a_direct_write_wakes_a_parked_voice(monkeypatch):
+    plugin, ctx, bank, sent = offline(real_voices=1)
+    ctx.sounds.add("a", marked(RATE, 1), RATE)
+    loud = bank.acquire()
+    bank.play(loud, "a", volume=0.8, loop=True)
+    quiet = bank.acquire()
+    bank.play(quiet, "a", volume=0.1, loop=True)
+    run(12)
+    assert bank._parked.count == 1  # the quiet one, still for 8 ticks
+    bank.get(quiet).volume = 0.9  # straight into the component, no setter
+    run(1)
+    assert bank.get(quiet).audible and not bank.get(loud).audible
+    assert [r["sound"] for r in ctx.events if r["event"] == "restore"] == ["a"]
+    assert bank.get(quiet).cursor_frames == pytest.approx(13 * TICK)
+    plugin.uninstall()
