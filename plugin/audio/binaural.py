@@ -48,6 +48,9 @@ HEAD_RADIUS_M = 0.0875
 
 SPEED_OF_SOUND_M_S = 343.0
 
+Rows = np.ndarray | tuple[tuple[int, int], ...] | None
+"""Which rows of the mixer's are the ears' voices (see ``Binaural.mix``)."""
+
 ALPHA_MIN = 0.1
 THETA_MIN_RAD = math.radians(150.0)
 """Brown and Duda's deepest shadow (alpha 0.1, -20 dB) is 150 degrees from the ear."""
@@ -223,9 +226,10 @@ class Binaural:
         return change if change.any() else None
 
     def mix(self, samples: np.ndarray, keys: list[object], azimuth_rad: np.ndarray,
-            gain: np.ndarray, n: int, out: np.ndarray, rows: np.ndarray | None = None) -> None:
+            gain: np.ndarray, n: int, out: np.ndarray, rows: Rows = None) -> None:
         """Add ``samples`` (V, >= n) mono rows to ``out`` (2, n) through the head
-        (``rows``: which rows of ``samples`` are the V voices; None, the first V).
+        (``rows``: which rows of ``samples`` are the V voices, in order: None, the
+        first V; runs of rows, ``((first, stop), ...)``; or an index array).
 
         ``keys`` name the rows' voices (their history and previous weights follow
         them between blocks); ``azimuth_rad`` (V,) is each source's direction
@@ -240,13 +244,21 @@ class Binaural:
                  else self._lp_in[:, :n])
         self._lowpass(lp_in, n, out)
 
-    def _ears(self, samples: np.ndarray, rows: np.ndarray | None, azimuth_rad: np.ndarray,
+    def _ears(self, samples: np.ndarray, rows: Rows, azimuth_rad: np.ndarray,
               gain: np.ndarray, n: int, out: np.ndarray) -> np.ndarray:
         """Add both ears' straight parts to ``out``; their shadowed parts (2, n)."""
         views = self._ear_views.get(n) or self._make_ear_views(n)
         now, kept, last, w_left, w_right, left, right, straight, shadowed = views
         v = len(self._keys)
-        now[...] = samples[:v, :n] if rows is None else samples[rows, :n]
+        if rows is None:
+            now[...] = samples[:v, :n]
+        elif isinstance(rows, np.ndarray):
+            now[...] = samples[rows, :n]  # (a gather and a copy: runs copy once)
+        else:
+            at = 0
+            for first, stop in rows:
+                now[at:at + stop - first] = samples[first:stop, :n]
+                at += stop - first
         change = self._prepare(azimuth_rad, gain)
         got = self._win[self._rows2, self._starts2]  # both ears' delayed rows
         if n != self.block:

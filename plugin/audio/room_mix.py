@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from soundscape.audio.binaural import Binaural
+from soundscape.audio.binaural import Binaural, Rows
 from soundscape.audio.mixer_sum import MILES_FULL_SCALE
 from soundscape.audio.reverb import ReverbParams
 from soundscape.audio.reverb_bus import CROSSFADE_S, ReverbBus
@@ -32,6 +32,9 @@ from soundscape.audio.reverb_bus import CROSSFADE_S, ReverbBus
 ZONE = "zone"
 REMOVE = "remove"
 LISTEN = "listen"
+
+RUNS = 4
+"""Up to this many runs of consecutive ear rows are copied as slices, not gathered."""
 
 
 class RoomMix:
@@ -50,7 +53,7 @@ class RoomMix:
         self.commands: deque[tuple[Any, ...]] = deque()
         """(``"zone"``, id, ReverbParams) / (``"remove"``, id) / (``"listen"``, id or None)."""
         self._laid_out: list[Any] | None = None
-        self._ear_index: np.ndarray | None = None
+        self._ear_index: Rows = None
         self._ear_keys: list[object] = []
         self._ear_az = np.zeros(0)
         self._ear_gain = np.zeros(0)
@@ -104,9 +107,20 @@ class RoomMix:
             if send is not None and send[1] > 0.0:
                 level = send[1] / MILES_FULL_SCALE if row >= float_rows else send[1]
                 sends.setdefault(int(send[0]), []).append((row, level))
-        index = np.array(ear_rows, dtype=np.intp)
-        # the first rows in order: a slice, else the ears gather their rows (one copy)
-        self._ear_index = None if ear_rows == list(range(len(ear_rows))) else index
+        # The ears copy their rows: the first rows in order are one slice, a few runs
+        # of consecutive rows a slice each, else an index gathers them.
+        runs: list[tuple[int, int]] = []
+        for row in ear_rows:
+            if runs and runs[-1][1] == row:
+                runs[-1] = (runs[-1][0], row + 1)
+            else:
+                runs.append((row, row + 1))
+        if runs == [(0, len(ear_rows))] or not runs:
+            self._ear_index = None
+        elif len(runs) <= RUNS:
+            self._ear_index = tuple(runs)
+        else:
+            self._ear_index = np.array(ear_rows, dtype=np.intp)
         self._ear_keys, self._ear_az, self._ear_gain = keys, np.array(az), np.array(gain)
         count = len(voices)
         self._send_weights = {}

@@ -185,3 +185,17 @@ def test_voices_coming_and_going_mix_as_the_sum_of_each_alone():
                 head.mix(np.zeros((0, n), np.float32), [], np.zeros(0), np.zeros(0), n, mine)
             want += mine
         np.testing.assert_allclose(got, want, atol=2e-5)
+
+
+def test_runs_of_rows_read_the_same_voices_as_an_index():
+    rng = np.random.default_rng(9)
+    index = np.array([0, 1, 2, 5, 6, 9], dtype=np.intp)
+    runs = ((0, 3), (5, 7), (9, 10))
+    az, gain = np.linspace(-2.0, 2.0, 6), np.full(6, 0.7)
+    heads = (Binaural(RATE, BLOCK), Binaural(RATE, BLOCK))
+    outs = (np.zeros((2, 3 * BLOCK), np.float32), np.zeros((2, 3 * BLOCK), np.float32))
+    for i in range(0, 3 * BLOCK, BLOCK):
+        samples = rng.standard_normal((12, BLOCK)).astype(np.float32)
+        for head, out, rows in zip(heads, outs, (index, runs), strict=True):
+            head.mix(samples, list("abcdef"), az, gain, BLOCK, out[:, i:i + BLOCK], rows)
+    assert outs[0].any() and outs[0].tobytes() == outs[1].tobytes()
