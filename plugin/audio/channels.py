@@ -26,7 +26,13 @@ import numpy as np
 
 from soundscape.audio.channel_rules import free_channel, oni_channel, redguard_channel
 from soundscape.audio.commands import Command, VoiceParams, set_params, start, stop
-from soundscape.audio.profiles import ONI_BUFFER_RATE_HZ, apply_law, held_rate_hz, miles_factors
+from soundscape.audio.profiles import (
+    ONI_BUFFER_RATE_HZ,
+    apply_law,
+    apply_modern_laws,
+    held_rate_hz,
+    miles_factors,
+)
 from soundscape.audio.virtual import PARK_AFTER_TICKS, ParkedVoices, signature
 from soundscape.components.channel import (
     AMBIENT,
@@ -52,6 +58,9 @@ LAW_INPUTS = attrgetter("volume", "pan", "pitch", "rate_hz", "level", "rate_scal
 """What ``profiles.apply_law`` reads of a channel (``serial`` stands for its sound, whose
 bit depth the law reads): a channel whose inputs are as at its last law keeps its
 gains and step (``ChannelBank.step``)."""
+MODERN_ARRAY_LAWS = 16
+"""From this many changed channels on, a ``modern`` bank runs their laws as arrays
+(``profiles.apply_modern_laws``: the same numbers, less per-channel Python)."""
 OVERALL_SLIDE_PER_FRAME = 0.05
 """Oni's overall volume moves to its target by at most this much a frame (0x483bd0;
 ``SS2iVolume_Update`` runs once per ``SS2rUpdate``, whatever the ticks the frame took)."""
@@ -748,7 +757,8 @@ class ChannelBank:
         used is silenced and logged once per start as ``bad_value``. A channel
         whose ``LAW_INPUTS`` (and the bank's profile, overall volume and output
         rate) are as at its last law is skipped: the law is a pure function of
-        them, so its gains and step stand. Then a
+        them, so its gains and step stand; a ``modern`` bank with many changed
+        channels runs their laws as arrays. Then a
         virtual bank marks its loudest ``real_voices`` audible (``cull_voices``).
         """
         self.advance(ticks)
@@ -757,7 +767,7 @@ class ChannelBank:
         if context != self._law_context:
             self._law_context = context
             self._law_inputs.clear()
-        done = self._law_inputs
+        done, changed = self._law_inputs, []
         # a virtual bank's parked voices keep the gains of their unchanged inputs
         for channel in self.channels if self._parked is None else self._refresh():
             # a voice that started and ended since the last publish still gets its gains
@@ -767,9 +777,16 @@ class ChannelBank:
             if done.get(channel.index) == inputs:
                 continue  # the same law of the same inputs: gains and step stand
             done[channel.index] = inputs
-            sound = sounds.get(channel.sound) if sounds is not None and channel.sound else None
-            if not apply_law(self, channel, rate_hz, sound.bits if sound is not None else 16):
+            changed.append(channel)
+        if self.profile == "modern" and len(changed) >= MODERN_ARRAY_LAWS:
+            for channel in apply_modern_laws(self.overall_volume, changed, rate_hz):
                 self._report_bad_value(channel)
+        else:
+            for channel in changed:
+                sound = sounds.get(channel.sound) if sounds is not None and channel.sound \
+                    else None
+                if not apply_law(self, channel, rate_hz, sound.bits if sound is not None else 16):
+                    self._report_bad_value(channel)
         self.cull_voices()
 
     def _report_bad_value(self, channel: Channel) -> None:

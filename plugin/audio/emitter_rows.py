@@ -13,8 +13,8 @@ The array laws do the floating-point operations of the per-source laws
 (``EmitterService.hear``, ``soundscape.laws.spatial``, ``laws.modern.bearing_pan``)
 in the same order, so they give the same numbers to the bit: ``+ - * /``,
 ``sqrt``, ``sin`` are correctly rounded (or the C library's) in numpy as in
-Python; ``py_min``/``py_max`` copy Python's ``min``/``max`` (the first argument on
-a tie or a NaN); and what numpy computes differently from the C library (its
+Python; ``soundscape.audio.pymath.py_min``/``py_max`` copy Python's ``min``/``max``
+(the first argument on a tie or a NaN); and what numpy computes differently from the C library (its
 ``arctan2``, ``arccos`` and ``power`` are vectorised approximations) runs through
 ``math`` or the per-source law itself: ``atan2`` for every pan, and the whole law
 for the few emitters with a cone, the exponential or a custom rolloff.
@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import esper
 import numpy as np
 
+from soundscape.audio.pymath import Array, py_max, py_min
 from soundscape.components.emitter import Emitter
 from soundscape.components.spatial import Position, Velocity
 from soundscape.laws.spatial import (
@@ -43,31 +44,11 @@ if TYPE_CHECKING:
     from soundscape.audio.channels import ChannelBank
     from soundscape.components.channel import Channel
 
-Array = np.ndarray[Any, Any]
-
 INVERSE, LINEAR, NONE, BY_LAW = 0, 1, 2, 3
 """``EmitterRows.rolloff`` codes: the three models done in arrays, and the rest
 (``"exponential"``, ``"custom"``) done by ``laws.spatial.distance_gain`` per emitter."""
 _ROLLOFF = {"inverse": INVERSE, "linear": LINEAR, "none": NONE, "exponential": BY_LAW,
             "custom": BY_LAW}
-
-
-def py_max(a: Any, b: Any) -> Array:
-    """Python's ``max(a, b)`` elementwise: ``b`` only where ``b > a`` (a NaN ``a`` stays).
-
-    >>> py_max(np.array([1.0, float("nan")]), 0.0).tolist()
-    [1.0, nan]
-    """
-    return np.where(b > a, b, a)
-
-
-def py_min(a: Any, b: Any) -> Array:
-    """Python's ``min(a, b)`` elementwise: ``b`` only where ``b < a``.
-
-    >>> py_min(np.array([1.0, 3.0]), np.array([2.0, float("nan")])).tolist()
-    [1.0, 3.0]
-    """
-    return np.where(b < a, b, a)
 
 
 def model_of(emitter: Emitter) -> DistanceModel:

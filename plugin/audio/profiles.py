@@ -21,8 +21,12 @@ converted for ``modern`` still plays as its original would.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from soundscape.audio.pymath import py_max, py_min
 from soundscape.components.channel import Channel
 from soundscape.laws.directsound import ac_gains, oni_gains
 from soundscape.laws.modern import equal_power
@@ -149,3 +153,38 @@ def apply_law(bank: ChannelBank, channel: Channel, output_rate_hz: int, bits: in
         channel.gain_left, channel.gain_right = left, right
     channel.step = held_rate_hz(profile, channel, output_rate_hz) / float(output_rate_hz)
     return True
+
+
+def apply_modern_laws(overall_volume: float, channels: Sequence[Channel],
+                      output_rate_hz: int) -> list[Channel]:
+    """``apply_law`` of the ``modern`` profile for many channels at once; the channels
+    whose values cannot be used (silenced) are returned for the caller to log.
+
+    The same float operations in the same order as ``equal_power``, ``apply_law`` and
+    ``held_rate_hz``, over arrays (``soundscape.audio.pymath``): the same numbers to
+    the bit.
+    """
+    n = len(channels)
+    volume = np.fromiter([c.volume for c in channels], np.float64, n)
+    pan = np.fromiter([c.pan for c in channels], np.float64, n)
+    pitch = np.fromiter([c.pitch for c in channels], np.float64, n)
+    rate = np.fromiter([c.rate_hz for c in channels], np.float64, n)
+    level = np.fromiter([c.level for c in channels], np.float64, n)
+    source_hz = np.fromiter([c.sample_rate_hz for c in channels], np.float64, n)
+    overall = float(overall_volume)
+    with np.errstate(all="ignore"):  # NaN and inf values are expected: silenced below
+        usable = (np.isfinite(volume) & np.isfinite(pan) & np.isfinite(pitch)
+                  & np.isfinite(rate) & math.isfinite(overall))
+        theta = (py_min(py_max(pan, -1.0), 1.0) + 1.0) * math.pi / 4.0
+        g = py_max(volume, 0.0)
+        left, right = g * np.cos(theta), g * np.sin(theta)
+        left = np.where(np.abs(left) < 1e-12, 0.0, left) * (overall * level)
+        right = np.where(np.abs(right) < 1e-12, 0.0, right) * (overall * level)
+        usable &= (np.abs(left) <= MAX_GAIN) & (np.abs(right) <= MAX_GAIN)
+        rate_hz = source_hz * pitch
+        held = py_min(py_max(rate_hz, 0.0), MAX_STEP * float(output_rate_hz))
+        step = np.where(np.isfinite(rate_hz), held, 0.0) / float(output_rate_hz)
+    left, right, step = (np.where(usable, a, 0.0).tolist() for a in (left, right, step))
+    for channel, gain_left, gain_right, frames in zip(channels, left, right, step, strict=True):
+        channel.gain_left, channel.gain_right, channel.step = gain_left, gain_right, frames
+    return [channels[i] for i in np.flatnonzero(~usable).tolist()]

@@ -11,10 +11,11 @@ import pytest
 
 from soundscape import Context, Settings
 from soundscape.audio import channels as channels_module
-from soundscape.audio.channels import ensure_bank
+from soundscape.audio.channels import MODERN_ARRAY_LAWS, ensure_bank
 from soundscape.audio.commands import SET, Command
-from soundscape.audio.profiles import apply_law
+from soundscape.audio.profiles import apply_law, apply_modern_laws
 from soundscape.audio.sounds import SoundBank
+from soundscape.components.channel import Channel
 
 
 def make_ctx() -> Context:
@@ -117,3 +118,50 @@ def test_unchanged_and_culled_voices_send_no_command():
     bank.set_pan(loud, -0.5)  # the audible one changes: one set, for it
     bank.step(1, ctx.sounds)
     assert [(c.op, c.voice) for c in publish(bank)] == [(SET, bank.channels[0].voice_id)]
+
+
+@pytest.mark.parametrize("overall", [1.0, 0.37, 0.0, float("nan")])
+def test_modern_laws_as_arrays_equal_the_law_to_the_bit(overall):
+    """``apply_modern_laws`` against ``apply_law`` for random channels, odd values
+    included: the same gains and step (``repr``), the same channels silenced."""
+    ctx = make_ctx()
+    bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern")
+    bank.overall_volume = overall
+    rng = random.Random(11)
+    odd = [0.0, -0.0, 1.0, -1.0, 1e300, -1e300, 1e-13, float("nan"), float("inf"),
+           -float("inf")]
+    channels = []
+    for index in range(400):
+        channel = Channel("modern", index, sample_rate_hz=rng.choice([22_050, 44_100, 48_000]))
+        for name, low, high in (("volume", -0.5, 3.0), ("pan", -1.5, 1.5), ("pitch", -1.0, 80.0),
+                                ("rate_hz", 0.0, 48_000.0), ("level", 0.0, 2.0)):
+            value = rng.choice(odd) if rng.random() < 0.1 else rng.uniform(low, high)
+            setattr(channel, name, 1.0 if name == "level" and rng.random() < 0.5 else value)
+        channels.append(channel)
+    copies = [dataclasses.replace(c) for c in channels]
+    silenced = apply_modern_laws(overall, channels, ctx.settings.sample_rate_hz)
+    failed = [c.index for c in copies
+              if not apply_law(bank, c, ctx.settings.sample_rate_hz, 16)]
+    assert [c.index for c in silenced] == failed
+    for got, want in zip(channels, copies, strict=True):
+        assert repr((got.gain_left, got.gain_right, got.step)) == repr(
+            (want.gain_left, want.gain_right, want.step))
+
+
+def test_a_busy_modern_bank_steps_through_the_array_laws(monkeypatch):
+    ctx = make_ctx()
+    bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
+                       real_voices=4)
+    for i in range(MODERN_ARRAY_LAWS + 4):
+        bank.play(bank.acquire(), "tone", volume=0.05 * i, pan=0.1 * i - 1.0, loop=True)
+    bank.channels[3].volume = float("nan")
+    calls = count_laws(monkeypatch)
+    bank.step(1, ctx.sounds)
+    assert calls == []  # all of them as arrays
+    assert bank.channels[3].gain_left == 0.0 and bank.channels[3].step == 0.0
+    assert [e["channel"] for e in ctx.events.where(event="bad_value")] == [3]
+    for channel in bank.channels:
+        fresh = dataclasses.replace(channel)
+        apply_law(bank, fresh, ctx.settings.sample_rate_hz, 16)
+        assert (channel.gain_left, channel.gain_right, channel.step) == (
+            fresh.gain_left, fresh.gain_right, fresh.step) or channel.index == 3
