@@ -22,13 +22,14 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from soundscape.audio import commands as cmd
 from soundscape.audio.commands import Command, VoiceParams
 from soundscape.audio.limiter import Limiter
+from soundscape.audio.mixer_batch import Batch
 from soundscape.audio.mixer_buses import BusStage
 from soundscape.audio.mixer_dsp import VoiceDsp
 from soundscape.audio.mixer_inplace import Tail, apply_in_place, fade_tails
@@ -80,8 +81,9 @@ class Mixer:
         self.streams = Streams(self.store, self.block_frames)
         """Streamed voices' rings (``soundscape.audio.streams``)."""
         self._streamed: list[tuple[int, Voice]] = []
-        self.commands: deque[Command] = deque()
-        """The command stream: the game thread appends, the audio thread pops."""
+        self.commands: deque[Batch] = deque()
+        """The command stream: the game thread appends a batch a send
+        (``mixer_batch``), the audio thread pops them."""
         self.published_tick: int | None = None
         """The game tick of the latest ``send`` that gave one (phase PUBLISH)."""
         self.timeline: Timeline | None = None
@@ -91,6 +93,8 @@ class Mixer:
         self._voices: list[Voice] = []
         self._row_of: dict[int, int] = {}
         """Voice id -> its row in ``_voices`` (as laid out)."""
+        self._rests: list[tuple[Any, ...]] = []
+        """Each row's voice's params past its gains (``mixer_inplace``)."""
         self._silent: list[Voice] = []
         self._dying: list[Voice] = []
         self._dirty = False
@@ -145,7 +149,8 @@ class Mixer:
                 else:
                     self.store.segment(command.sound, command.params is not None
                                        and command.params.miles is not None)
-        self.commands.extend(batch)
+        if batch:
+            self.commands.append(Batch.of(batch))
         if tick is not None:
             self.published_tick = tick
 
@@ -176,13 +181,13 @@ class Mixer:
     def _drain(self) -> None:
         """Apply every queued command (at the start of a block): in place when the rows
         can take them (``mixer_inplace``), else one by one, then lay the rows out."""
-        commands = self.commands
-        batch = [commands.popleft() for _ in range(len(commands))]
+        batches = self.commands
+        batch = Batch.join([batches.popleft() for _ in range(len(batches))])
         if apply_in_place(self, batch):
             return
         self._sync()
         live = self._live
-        for command in batch:
+        for command in batch.commands:
             if command.params is not None and command.params.lowpass_hz > 0.0:
                 self.dsp.wake()
             if command.op == cmd.START:
@@ -260,6 +265,7 @@ class Mixer:
         self._silent = silent
         self._rows.layout(rows)
         self._voices = rows
+        self._rests = [voice.spec[2:] for voice in rows]
         self._row_of = {voice.key: row for row, voice in enumerate(rows)}
         self._streamed = [(i, v) for i, v in enumerate(rows) if v.stream is not None]
         self.streams.sweep(self._live, rows)

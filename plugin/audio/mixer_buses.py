@@ -41,14 +41,19 @@ class BusStage:
         self._buf = np.zeros((0, 0), dtype=np.float32)
         self._unity = True
         """Every row was at gain 1 and its bus's gain is 1: nothing to do."""
+        self._ones = True
+        """Every bus's gain is 1."""
 
     def set(self, gains: Sequence[float]) -> None:
         """New bus gains (a ``BUSES`` command, at the start of a block)."""
         self.gains = np.asarray(gains, dtype=np.float32).reshape(-1)
+        self._ones = bool(np.all(self.gains == 1.0))
         self._check()
 
     def gain(self, bus: int) -> float:
         """The current gain of bus ``bus`` (1 for an index not sent yet)."""
+        if self._ones:
+            return 1.0
         return float(self.gains[bus]) if 0 <= bus < self.gains.shape[0] else 1.0
 
     def layout(self, voices: Sequence[Any]) -> None:

@@ -5,9 +5,10 @@ moves, and now and then a retriggered sound (a ``stop`` and a ``start`` of the
 same row kind, ``mixer_rows.kind_of``). ``apply_in_place`` writes such a block
 into the rows without syncing, sorting or laying them out:
 
-* The ``set`` commands that change only gains (the rest of each voice's params
-  compared with its own at C speed: ``operator.itemgetter`` mapped over the
-  batch) are written with one fancy-index write a side (``Rows.set_gains``):
+* The ``set`` commands that change only gains (the rest of each voice's params,
+  taken apart on the game thread by ``mixer_batch.Batch``, compared as one list
+  with its row's, ``Mixer._rests``) are written with one fancy-index write a side
+  (``Rows.set_gains``):
   retail rows jump, ``modern`` rows ramp across the block. A ``set`` that also
   moves a resampled row's step, a low-pass, a send or an ear is written one by one.
 * A ``stop`` frees its voice's row for a ``start`` of the same kind in the same
@@ -26,23 +27,19 @@ mixer applies the batch one command at a time and lays the rows out again
 
 from __future__ import annotations
 
-from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 import numpy as np
 
 from soundscape.audio import commands as cmd
 from soundscape.audio.commands import Command, VoiceParams
-from soundscape.audio.mixer_rows import Kind, Source, kind_of, read_frames
+from soundscape.audio.mixer_batch import Batch
+from soundscape.audio.mixer_rows import Kind, Source, kind_of, lerp, read_frames
 from soundscape.audio.mixer_voice import Voice, faded_in
 from soundscape.audio.streams import is_streamed
 
 if TYPE_CHECKING:
     from soundscape.audio.mixer import Mixer
-
-_OP, _KEY, _PARAMS = itemgetter(0), itemgetter(1), itemgetter(5)
-_LEFT, _RIGHT, _REST = itemgetter(0), itemgetter(1), itemgetter(slice(2, None))
-_SPEC = attrgetter("spec")
 
 Placed = list[tuple[int, Voice]]
 """New voices and the freed rows they take."""
@@ -76,23 +73,16 @@ class Gains(NamedTuple):
     """A low-pass cutoff was set (``VoiceDsp.wake``)."""
 
 
-def apply_in_place(mixer: Mixer, batch: list[Command]) -> bool:
+def apply_in_place(mixer: Mixer, batch: Batch) -> bool:
     """Write ``batch`` into ``mixer``'s rows in place and return True, or change
     nothing and return False (see the module docstring)."""
     if mixer._has_dying:
         return False  # a cut voice faded out in its row last block: lay out, so its row goes
-    ops = list(map(_OP, batch))
-    set_op = cmd.SET
-    if ops.count(set_op) == len(ops):
-        sets, others = batch, []
-    else:
-        sets = [c for c, op in zip(batch, ops, strict=True) if op == set_op]
-        others = [c for c, op in zip(batch, ops, strict=True) if op != set_op]
-    cuts = _cuts(mixer, batch, others) if others else ([], [], [], False)
+    cuts = _cuts(mixer, batch.commands, batch.others) if batch.others else ([], [], [], False)
     if cuts is None:
         return False
     stopped, placed, tails, wake = cuts
-    gains = _gain_sets(mixer, sets, stopped, placed)
+    gains = _gain_sets(mixer, batch, stopped, placed)
     if gains is None:
         return False
     rows = mixer._rows
@@ -185,45 +175,37 @@ def _tail(mixer: Mixer, voice: Voice, row: int, spec: VoiceParams | None) -> Tai
                 float(rows.g0l[row]) * bus, float(rows.g0r[row]) * bus)
 
 
-def _gain_sets(mixer: Mixer, sets: list[Command], stopped: list[int],
+def _gain_sets(mixer: Mixer, batch: Batch, stopped: list[int],
                placed: Placed) -> Gains | None:
     """The ``set`` commands' writes, or None (a set the rows cannot take in place).
     Sets of voices cut in this batch do nothing (before the stop or after it)."""
-    if stopped:
-        cut = set(stopped)
-        sets = [c for c in sets if c.voice not in cut]
-    if placed:
-        new = {v.key for _row, v in placed}
-        if any(c.voice in new for c in sets):
-            return None  # a set of a voice started in this batch
-    keys = list(map(_KEY, sets))
+    keys, params, rests = batch.keys, batch.params, batch.rests
+    if placed and not {v.key for _row, v in placed}.isdisjoint(keys):
+        return None  # a set of a voice started in this batch
+    # a set of a voice cut in this batch is written into its row, which a start then
+    # takes (``_place`` writes the new voice over it), or is skipped one by one
     found = list(map(mixer._row_of.get, keys))
-    params = list(map(_PARAMS, sets))
-    if None not in found and None not in params:
+    if None not in found:
         rows = cast(list[int], found)
-        voices = list(map(mixer._voices.__getitem__, rows))
-        if list(map(_REST, params)) == list(map(_REST, map(_SPEC, voices))):
-            for voice, p in zip(voices, params, strict=True):  # only the gains change
+        if rests == list(map(mixer._rests.__getitem__, rows)):  # only the gains change
+            for voice, p in zip(map(mixer._voices.__getitem__, rows), params, strict=True):
                 voice.spec = p
-            return Gains(rows, list(map(_LEFT, params)), list(map(_RIGHT, params)),
-                         False, False, False)
-    return _sets_one_by_one(mixer, sets)
+            return Gains(rows, batch.left, batch.right, False, False, False)
+    return _sets_one_by_one(mixer, keys, params, stopped)
 
 
-def _sets_one_by_one(mixer: Mixer, sets: list[Command]) -> Gains | None:
+def _sets_one_by_one(mixer: Mixer, keys: list[int], sets: list[VoiceParams],
+                     stopped: list[int]) -> Gains | None:
     """The ``set`` commands one at a time: a resampled row's new step, a low-pass, a
-    send or an ear changes with the gains; a cut voice still fading is left alone."""
-    rows_of, live, voices = mixer._row_of, mixer._live, mixer._voices
+    send or an ear changes with the gains; a voice cut in this batch is skipped."""
+    rows_of, live, voices, rests = mixer._row_of, mixer._live, mixer._voices, mixer._rests
     gains = Gains([], [], [], False, False, False)
     recount = rooms = wake = False
-    for command in sets:
-        params = command.params
-        if params is None:
-            continue
+    for key, params in zip(keys, sets, strict=True):
         wake = wake or params.lowpass_hz > 0.0
-        row = rows_of.get(command.voice)
-        if row is None:
-            if command.voice in live:
+        row = rows_of.get(key)
+        if row is None or key in stopped:
+            if row is None and key in live:
                 return None  # a silent voice (culled or paused)
             continue  # finished or cut already: nothing to do
         voice = voices[row]
@@ -236,6 +218,7 @@ def _sets_one_by_one(mixer: Mixer, sets: list[Command]) -> Gains | None:
         if params.send != voice.spec.send or params.ear != voice.spec.ear:
             rooms = True
         voice.spec = params  # the row's kind holds: the same if laid out again
+        rests[row] = params[2:]
         gains.rows.append(row)
         gains.left.append(params.gain_left)
         gains.right.append(params.gain_right)
@@ -284,6 +267,7 @@ def _place(mixer: Mixer, stopped: list[int], placed: Placed) -> None:
         live[voice.key] = voice
         rows_of[voice.key] = row
         voices[row] = voice
+        mixer._rests[row] = voice.spec[2:]
         rows.replace(row, voice)
         mixer.buses.place(row, voice.spec.bus, voice.bus_gain)
 
@@ -297,7 +281,7 @@ def fade_tails(tails: list[Tail], data: np.ndarray, ar: np.ndarray, fall: np.nda
     left, right, weight = buf[0, :n], buf[1, :n], buf[2, :n]
     for tail in tails:
         stereo = tail.src.stereo
-        _read_tail(data, tail, ar[:n], buf[3, :n], left, right if stereo else None)
+        _read_tail(data, tail, ar[:n], buf[3, :n], weight, left, right if stereo else None)
         for side, samples, gain in ((0, left, tail.gain_left),
                                     (1, right if stereo else left, tail.gain_right)):
             np.multiply(fall, np.float32(gain), out=weight)
@@ -306,7 +290,7 @@ def fade_tails(tails: list[Tail], data: np.ndarray, ar: np.ndarray, fall: np.nda
 
 
 def _read_tail(data: np.ndarray, tail: Tail, ar: np.ndarray, frac: np.ndarray,
-               left: np.ndarray, right: np.ndarray | None) -> None:
+               scratch: np.ndarray, left: np.ndarray, right: np.ndarray | None) -> None:
     """A tail's ``len(ar)`` frames, as its row would have been filled: a slice at its
     own rate, else a linear interpolation from float32 offsets (``Rows.resample_rows``);
     frame by frame near a start, an end or a loop point (``read_frames``)."""
@@ -325,6 +309,8 @@ def _read_tail(data: np.ndarray, tail: Tail, ar: np.ndarray, frac: np.ndarray,
     whole = np.floor(frac)
     frac -= whole
     idx = whole.astype(np.intp)
+    idx += start
     for dst, at in sides:
-        x0 = data[idx + at]
-        dst[:] = x0 + frac * (data[idx + (at + 1)] - x0)
+        if at != start:
+            idx += at - start
+        lerp(data, idx, dst, scratch, frac)

@@ -11,6 +11,7 @@ sample units after resampling, so the integer mixing that follows is exact.
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -117,10 +118,14 @@ class Rows:
         self.loop = np.array([v.spec.loop for v in voices], dtype=bool)
         g1 = [(0.0, 0.0) if v.fate == "dying" else (v.spec.gain_left, v.spec.gain_right)
               for v in voices]
-        self.g0l = np.array([v.g_left for v in voices], dtype=np.float32)
-        self.g0r = np.array([v.g_right for v in voices], dtype=np.float32)
-        self.g1l = np.array([g[0] for g in g1], dtype=np.float32)
-        self.g1r = np.array([g[1] for g in g1], dtype=np.float32)
+        self.g0 = np.array([[v.g_left for v in voices], [v.g_right for v in voices]],
+                           dtype=np.float32).reshape(2, n)
+        """Each row's (left, right) gains at the block's start; ``g1``: at its end
+        (they differ while a ``modern`` gain change ramps). ``g0l``... are their rows."""
+        self.g1 = np.array([[g[0] for g in g1], [g[1] for g in g1]],
+                           dtype=np.float32).reshape(2, n)
+        self.g0l, self.g0r = self.g0
+        self.g1l, self.g1r = self.g1
         self.jumps = np.array([not v.spec.ramp for v in voices], dtype=bool)
         """Rows whose gain changes apply at once (retail); the others ramp (``modern``)."""
         self.ramping = bool(n) and bool(
@@ -156,14 +161,14 @@ class Rows:
                 self.stepar[row] = self.step_row(float(spec.step))
         self.loop[row] = spec.loop
         self.jumps[row] = not spec.ramp
-        self.g0l[row], self.g0r[row] = voice.g_left, voice.g_right
-        self.g1l[row], self.g1r[row] = spec.gain_left, spec.gain_right
+        self.g0[:, row] = voice.g_left, voice.g_right
+        self.g1[:, row] = spec.gain_left, spec.gain_right
         self.gains = None
-        moving = self.g0l[row] != self.g1l[row] or self.g0r[row] != self.g1r[row]
         if self.ramping:  # the cut voice's row may have been the one moving
-            moving = bool(np.any(self.g0l != self.g1l) or np.any(self.g0r != self.g1r))
-        self.ramping = bool(moving)
-        self.recount_row(row)
+            self.ramping = bool((self.g0 != self.g1).any())
+        else:
+            self.ramping = voice.g_left != spec.gain_left or voice.g_right != spec.gain_right
+        self.recount_row(row, voice.cur_i, voice.cur_f, seg.frames, spec.step)
 
     def set_step(self, row: int, step: float) -> bool:
         """A new ``step`` for a resampled ``row``, in place (True); False for a row
@@ -193,14 +198,15 @@ class Rows:
         frames = np.where(self.cur_i < 0, 0.0, remaining / np.maximum(self.step, 1e-9))
         self.safe_frames = max(int(np.floor(frames.min())) - 1, 0)
 
-    def recount_row(self, row: int) -> None:
-        """``recount`` after only ``row`` changed: the other rows' frames still hold,
-        so the smaller of the two counts is safe."""
-        if self.cur_i[row] < 0:
+    def recount_row(self, row: int, cur_i: int, cur_f: float, length: int,
+                    step: float) -> None:
+        """``recount`` after only ``row`` changed (to this cursor, length and step): the
+        other rows' frames still hold, so the smaller of the two counts is safe."""
+        if cur_i < 0:
             self.safe_frames = 0
             return
-        remaining = (self.length[row] - 3) - (self.cur_i[row] + self.cur_f[row])
-        frames = int(np.floor(remaining / max(float(self.step[row]), 1e-9))) - 1
+        remaining = (length - 3) - (cur_i + cur_f)
+        frames = math.floor(remaining / max(step, 1e-9)) - 1
         self.safe_frames = min(self.safe_frames, max(frames, 0))
 
     # -- filling ---------------------------------------------------------------
@@ -251,11 +257,11 @@ class Rows:
         np.add(idx32, (self.left[a:b] + self.cur_i[a:b]).astype(np.int32)[:, None], out=idx32)
         np.copyto(idx, idx32)
         # rows flagged slow may point anywhere: "wrap" keeps them in bounds until redone
-        _lerp(data, idx, self.sl[a:b, :n], self.s1[a:b, :n], frac)
+        lerp(data, idx, self.sl[a:b, :n], self.s1[a:b, :n], frac)
         if s1 > s0:
             sidx = self.idx[s0:s1, :n]
             np.add(sidx, self.delta_col[s0:s1], out=sidx)
-            _lerp(data, sidx, self.sr[s0:s1, :n], self.s1[s0:s1, :n], self.t[s0:s1, :n])
+            lerp(data, sidx, self.sr[s0:s1, :n], self.s1[s0:s1, :n], self.t[s0:s1, :n])
 
     def slow_rows(self, n: int) -> list[int]:
         """Rows that start late, reach their end or wrap a loop in this block."""
@@ -284,8 +290,7 @@ class Rows:
         self.cur_f = pos - whole
         self.cur_i += whole.astype(np.int64)
         if self.ramping:  # copies: a later set writes g1 in place (Mixer._set_gains)
-            np.copyto(self.g0l, self.g1l)
-            np.copyto(self.g0r, self.g1r)
+            np.copyto(self.g0, self.g1)
             self.gains = None
             self.ramping = False
         self.safe_frames -= n
@@ -305,14 +310,10 @@ class Rows:
         A row in ``jumps`` has its two gains equal outside a block (every write keeps them
         so), so copying them all where ``jumps`` is the same as copying the rows set."""
         at = np.array(rows, dtype=np.intp)
-        g0l, g0r, g1l, g1r = self.g0l, self.g0r, self.g1l, self.g1r
-        g1l[at] = left
-        g1r[at] = right
-        jumps = self.jumps
-        np.copyto(g0l, g1l, where=jumps)
-        np.copyto(g0r, g1r, where=jumps)
+        self.g1[:, at] = left, right
+        np.copyto(self.g0, self.g1, where=self.jumps)
         self.gains = None
-        self.ramping = bool((g0l != g1l).any() or (g0r != g1r).any())
+        self.ramping = bool((self.g0 != self.g1).any())
 
 
 class Source(NamedTuple):
@@ -365,7 +366,7 @@ def scale_miles(sl: np.ndarray, sr: np.ndarray, resampled: int) -> None:
         np.floor(sr[-resampled:], out=sr[-resampled:])
 
 
-def _lerp(data: np.ndarray, idx: np.ndarray, dst: np.ndarray, tmp: np.ndarray,
+def lerp(data: np.ndarray, idx: np.ndarray, dst: np.ndarray, tmp: np.ndarray,
           frac: np.ndarray) -> None:
     """dst = x0 + frac (x1 - x0) with x0 = data[idx], x1 = data[idx + 1]."""
     np.take(data, idx, out=dst, mode="wrap")
