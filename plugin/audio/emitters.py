@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 import esper
@@ -81,6 +82,8 @@ BANK = "modern"
 
 Vec3 = tuple[float, float, float]
 _STILL: Vec3 = (0.0, 0.0, 0.0)
+PLACE = attrgetter("x_m", "y_m", "z_m")
+"""``Position.as_tuple`` without the method call (the per-voice loop's place)."""
 
 
 @dataclass(slots=True)
@@ -482,19 +485,26 @@ class EmitterService:
         live = np.flatnonzero(rows.live)
         if not live.size:
             return []
-        channels, generations, sounds = rows.channels, rows.generations, rows.sounds
-        positions, stale = rows.positions, []
-        for row, volume, p, q, cutoff, move in zip(
-                live.tolist(), gain[live].tolist(), pan[live].tolist(), pitch[live].tolist(),
-                lowpass[live].tolist(), moved[live].tolist(), strict=True):
-            channel = channels[row]
-            if channel is None or channel.generation != generations[row] \
-                    or not channel.flags & PLAYING or channel.sound != sounds[row]:
-                stale.append(row)
+        if live.size == rows.count:  # every emitter plays: no gathering
+            channels, generations, sounds = rows.channels, rows.generations, rows.sounds
+            positions, values = rows.positions, (gain, pan, pitch, lowpass, moved)
+        else:
+            at = live.tolist()
+            channels = [rows.channels[row] for row in at]
+            generations = [rows.generations[row] for row in at]
+            sounds = [rows.sounds[row] for row in at]
+            positions = [rows.positions[row] for row in at]
+            values = (gain[live], pan[live], pitch[live], lowpass[live], moved[live])
+        stale = []
+        for i, (channel, generation, sound, volume, p, q, cutoff, move) in enumerate(zip(
+                channels, generations, sounds, *(v.tolist() for v in values), strict=True)):
+            if channel is None or channel.generation != generation \
+                    or not channel.flags & PLAYING or channel.sound != sound:
+                stale.append(int(live[i]))
                 continue
             channel.volume, channel.pan, channel.pitch, channel.lowpass_hz = volume, p, q, cutoff
             if move:
-                channel.position = positions[row].as_tuple()
+                channel.position = PLACE(positions[i])
         return stale
 
     def _check_position(self, ent: int, emitter: Emitter, pos: Position) -> None:
