@@ -95,6 +95,9 @@ class Mixer:
         """Voice id -> its row in ``_voices`` (as laid out)."""
         self._rests: list[tuple[Any, ...]] = []
         """Each row's voice's params past its gains (``mixer_inplace``)."""
+        self._set_rows: tuple[list[int], np.ndarray, list[int], list[Voice]] | None = None
+        """The last block's gain sets: their voice ids, rows (as an index array and a
+        list) and voices, while the rows hold the same voices (``mixer_inplace``)."""
         self._silent: list[Voice] = []
         self._dying: list[Voice] = []
         self._dirty = False
@@ -108,7 +111,7 @@ class Mixer:
         self._tails: list[Tail] = []
         """Cut ``modern`` voices fading out across the next block beside the rows
         (``mixer_inplace``)."""
-        self._tail_buf = np.zeros((4, self.block_frames), dtype=np.float32)
+        self._tail_buf = np.zeros((5, self.block_frames), dtype=np.float32)
         self._out = np.zeros((self.block_frames, 2), dtype=np.float32)
         self.dsp = VoiceDsp(self.sample_rate_hz)
         """The per-voice stage (low-pass cutoffs), between the rows and the sum."""
@@ -182,7 +185,8 @@ class Mixer:
         """Apply every queued command (at the start of a block): in place when the rows
         can take them (``mixer_inplace``), else one by one, then lay the rows out."""
         batches = self.commands
-        batch = Batch.join([batches.popleft() for _ in range(len(batches))])
+        batch = batches.popleft() if len(batches) == 1 else \
+            Batch.join([batches.popleft() for _ in range(len(batches))])
         if apply_in_place(self, batch):
             return
         self._sync()
@@ -266,6 +270,7 @@ class Mixer:
         self._rows.layout(rows)
         self._voices = rows
         self._rests = [voice.spec[2:] for voice in rows]
+        self._set_rows = None
         self._row_of = {voice.key: row for row, voice in enumerate(rows)}
         self._streamed = [(i, v) for i, v in enumerate(rows) if v.stream is not None]
         self.streams.sweep(self._live, rows)

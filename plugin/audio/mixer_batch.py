@@ -12,11 +12,13 @@ The mixer's stream is a ``collections.deque`` of batches: the game thread append
 one per send and never waits; the audio thread pops every queued batch at the start
 of a block and joins them (``Batch.join``) when more than one tick's came.
 
->>> from soundscape.audio import commands as cmd
+>>> import numpy as np
+
+from soundscape.audio import commands as cmd
 >>> from soundscape.audio.commands import VoiceParams
 >>> b = Batch.of([cmd.set_params(3, VoiceParams(0.5, 0.25, 1.0)), cmd.stop(4)])
->>> b.keys, b.left, b.right, [c.op for c in b.others]
-([3], [0.5], [0.25], ['stop'])
+>>> b.keys, b.gains.tolist(), [c.op for c in b.others]
+([3], [[0.5], [0.25]], ['stop'])
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, NamedTuple, cast
+
+import numpy as np
 
 from soundscape.audio import commands as cmd
 from soundscape.audio.commands import Command, VoiceParams
@@ -33,16 +37,15 @@ _LEFT, _RIGHT, _REST = itemgetter(0), itemgetter(1), itemgetter(slice(2, None))
 
 class Batch(NamedTuple):
     """A send's commands (``commands``, in order) and its ``set`` commands taken apart:
-    ``keys``, ``params``, ``rests`` (each params past its two gains), ``left`` and
-    ``right`` (the gains), in order; ``others``: every command that is not a ``set``
-    with params, in order."""
+    ``keys``, ``params``, ``rests`` (each params past its two gains) and ``gains``,
+    in order; ``others``: every command that is not a ``set`` with params, in order."""
 
     commands: list[Command]
     keys: list[int]
     params: list[VoiceParams]
     rests: list[tuple[Any, ...]]
-    left: list[float]
-    right: list[float]
+    gains: np.ndarray
+    """(2, sets) float32: each set's left and right gain."""
     others: list[Command]
 
     @classmethod
@@ -52,8 +55,10 @@ class Batch(NamedTuple):
         sets = [c for c in commands if c.op == set_op and c.params is not None]
         others = [c for c in commands if c.op != set_op] if len(sets) < len(commands) else []
         params: list[VoiceParams] = [c.params for c in sets]  # type: ignore[misc]
-        return cls(commands, [c.voice for c in sets], params, list(map(_REST, params)),
-                   list(map(_LEFT, params)), list(map(_RIGHT, params)), others)
+        gains = np.array([list(map(_LEFT, params)), list(map(_RIGHT, params))],
+                         dtype=np.float32).reshape(2, len(params))
+        return cls(commands, [c.voice for c in sets], params, list(map(_REST, params)), gains,
+                   others)
 
     @classmethod
     def join(cls, batches: Sequence[Batch]) -> Batch:
@@ -63,5 +68,6 @@ class Batch(NamedTuple):
         fields: list[list[Any]] = [[] for _ in cls._fields]
         for batch in batches:
             for field, values in zip(fields, batch, strict=True):
-                field.extend(cast(list[Any], values))
-        return cls(*fields)
+                field.extend(cast(list[Any], values) if isinstance(values, list) else [values])
+        commands, keys, params, rests, gains, others = fields
+        return cls(commands, keys, params, rests, np.concatenate(gains, axis=1), others)

@@ -62,9 +62,9 @@ class Tail(NamedTuple):
 class Gains(NamedTuple):
     """A batch's gain writes and what else its ``set`` commands need."""
 
-    rows: list[int]
-    left: list[float]
-    right: list[float]
+    rows: np.ndarray | list[int]
+    values: np.ndarray | tuple[list[float], list[float]]
+    """(2, sets): each set's left and right gain."""
     recount: bool
     """A step changed (``Rows.recount``)."""
     rooms: bool
@@ -88,8 +88,8 @@ def apply_in_place(mixer: Mixer, batch: Batch) -> bool:
     rows = mixer._rows
     if wake or gains.wake:
         mixer.dsp.wake()
-    if gains.rows:
-        rows.set_gains(gains.rows, gains.left, gains.right)
+    if len(gains.rows):
+        rows.set_gains(gains.rows, gains.values)
     if gains.recount:
         rows.recount()
     if placed:
@@ -184,14 +184,22 @@ def _gain_sets(mixer: Mixer, batch: Batch, stopped: list[int],
         return None  # a set of a voice started in this batch
     # a set of a voice cut in this batch is written into its row, which a start then
     # takes (``_place`` writes the new voice over it), or is skipped one by one
-    found = list(map(mixer._row_of.get, keys))
-    if None not in found:
+    cached = mixer._set_rows
+    if cached is not None and cached[0] == keys:  # the same voices as last block's sets
+        _keys, at, rows, voices = cached
+    else:
+        found = list(map(mixer._row_of.get, keys))
+        if None in found:
+            return _sets_one_by_one(mixer, keys, params, stopped)
         rows = cast(list[int], found)
-        if rests == list(map(mixer._rests.__getitem__, rows)):  # only the gains change
-            for voice, p in zip(map(mixer._voices.__getitem__, rows), params, strict=True):
-                voice.spec = p
-            return Gains(rows, batch.left, batch.right, False, False, False)
-    return _sets_one_by_one(mixer, keys, params, stopped)
+        voices = list(map(mixer._voices.__getitem__, rows))
+        at = np.array(rows, dtype=np.intp)
+        mixer._set_rows = (keys, at, rows, voices)
+    if rests != list(map(mixer._rests.__getitem__, rows)):  # more than the gains change
+        return _sets_one_by_one(mixer, keys, params, stopped)
+    for voice, p in zip(voices, params, strict=True):
+        voice.spec = p
+    return Gains(at, batch.gains, False, False, False)
 
 
 def _sets_one_by_one(mixer: Mixer, keys: list[int], sets: list[VoiceParams],
@@ -199,7 +207,9 @@ def _sets_one_by_one(mixer: Mixer, keys: list[int], sets: list[VoiceParams],
     """The ``set`` commands one at a time: a resampled row's new step, a low-pass, a
     send or an ear changes with the gains; a voice cut in this batch is skipped."""
     rows_of, live, voices, rests = mixer._row_of, mixer._live, mixer._voices, mixer._rests
-    gains = Gains([], [], [], False, False, False)
+    rows: list[int] = []
+    left: list[float] = []
+    right: list[float] = []
     recount = rooms = wake = False
     for key, params in zip(keys, sets, strict=True):
         wake = wake or params.lowpass_hz > 0.0
@@ -219,10 +229,10 @@ def _sets_one_by_one(mixer: Mixer, keys: list[int], sets: list[VoiceParams],
             rooms = True
         voice.spec = params  # the row's kind holds: the same if laid out again
         rests[row] = params[2:]
-        gains.rows.append(row)
-        gains.left.append(params.gain_left)
-        gains.right.append(params.gain_right)
-    return gains._replace(recount=recount, rooms=rooms, wake=wake)
+        rows.append(row)
+        left.append(params.gain_left)
+        right.append(params.gain_right)
+    return Gains(rows, (left, right), recount, rooms, wake)
 
 
 def _same_row(mixer: Mixer, row: int, voice: Voice, params: VoiceParams) -> bool:
@@ -258,6 +268,7 @@ def _new_row_voice(mixer: Mixer, command: Command, placed: Placed) -> Voice | No
 def _place(mixer: Mixer, stopped: list[int], placed: Placed) -> None:
     """Cut ``stopped`` and put each new voice in its freed row (same kind)."""
     live, rows_of = mixer._live, mixer._row_of
+    mixer._set_rows = None  # rows now hold other voices
     for key in stopped:
         del live[key]
         del rows_of[key]
@@ -276,41 +287,44 @@ def fade_tails(tails: list[Tail], data: np.ndarray, ar: np.ndarray, fall: np.nda
                acc: np.ndarray, buf: np.ndarray) -> None:
     """Add each tail's ``n = len(fall)`` frames times its gains falling to 0 (``fall``:
     (n - 1) / n down to 0, the mirror of the ramp a gain change takes) to ``acc``
-    (2, n). ``ar``: 0, 1, 2, ... (int64, >= n); ``buf``: (4, >= n) float32 scratch."""
+    (2, n). ``ar``: 0, 1, 2, ... (int64, >= n); ``buf``: (5, >= n) float32 scratch."""
     n = fall.shape[0]
-    left, right, weight = buf[0, :n], buf[1, :n], buf[2, :n]
+    sides, weights, frac = buf[0:2, :n], buf[2:4, :n], buf[4, :n]
     for tail in tails:
-        stereo = tail.src.stereo
-        _read_tail(data, tail, ar[:n], buf[3, :n], weight, left, right if stereo else None)
-        for side, samples, gain in ((0, left, tail.gain_left),
-                                    (1, right if stereo else left, tail.gain_right)):
-            np.multiply(fall, np.float32(gain), out=weight)
-            weight *= samples
-            acc[side] += weight
+        _read_tail(data, tail, ar[:n], frac, weights, sides)
+        if not tail.src.stereo:
+            np.copyto(sides[1], sides[0])  # a mono voice's one channel on both sides
+        np.multiply(fall, np.array([[tail.gain_left], [tail.gain_right]], dtype=np.float32),
+                    out=weights)
+        weights *= sides
+        acc += weights
 
 
 def _read_tail(data: np.ndarray, tail: Tail, ar: np.ndarray, frac: np.ndarray,
-               scratch: np.ndarray, left: np.ndarray, right: np.ndarray | None) -> None:
-    """A tail's ``len(ar)`` frames, as its row would have been filled: a slice at its
-    own rate, else a linear interpolation from float32 offsets (``Rows.resample_rows``);
-    frame by frame near a start, an end or a loop point (``read_frames``)."""
+               scratch: np.ndarray, sides: np.ndarray) -> None:
+    """A tail's ``len(ar)`` frames into ``sides`` (2, n; only the first for a mono
+    voice), as its row would have been filled: a slice at its own rate, else a linear
+    interpolation from float32 offsets (``Rows.resample_rows``); frame by frame near
+    a start, an end or a loop point (``read_frames``). ``scratch``: (2, n)."""
     src, n, cur_i = tail.src, ar.shape[0], tail.cur_i
+    stereo = src.stereo
     if cur_i < 0 or cur_i + tail.cur_f + tail.step * n + 2.0 >= src.length:
-        read_frames(data, src, cur_i, tail.cur_f, tail.step, ar, left, right)
+        read_frames(data, src, cur_i, tail.cur_f, tail.step, ar, sides[0],
+                    sides[1] if stereo else None)
         return
     start = src.left + cur_i
-    sides = ((left, start), (right, start + src.delta)) if right is not None \
-        else ((left, start),)
     if tail.step == 1.0 and tail.cur_f == 0.0:
-        for dst, at in sides:
-            dst[:] = data[at : at + n]
+        sides[0] = data[start : start + n]
+        if stereo:
+            sides[1] = data[start + src.delta : start + src.delta + n]
         return
     np.add(tail.offsets[:n], np.float32(tail.cur_f), out=frac)
     whole = np.floor(frac)
     frac -= whole
-    idx = whole.astype(np.intp)
-    idx += start
-    for dst, at in sides:
-        if at != start:
-            idx += at - start
-        lerp(data, idx, dst, scratch, frac)
+    if stereo:  # both sides in one gather each: left at start, right at start + delta
+        idx = np.add(whole.astype(np.intp), np.array([[start], [start + src.delta]]))
+        lerp(data, idx, sides, scratch, frac)
+    else:
+        idx1 = whole.astype(np.intp)
+        idx1 += start
+        lerp(data, idx1, sides[0], scratch[0], frac)

@@ -304,13 +304,14 @@ class Rows:
         return ended
 
 
-    def set_gains(self, rows: list[int], left: list[float], right: list[float]) -> None:
-        """New gains for ``rows``, in place (one fancy-index write a side): taken at once
-        by the rows in ``jumps`` (retail), else ramped to across the next block (``modern``).
-        A row in ``jumps`` has its two gains equal outside a block (every write keeps them
-        so), so copying them all where ``jumps`` is the same as copying the rows set."""
-        at = np.array(rows, dtype=np.intp)
-        self.g1[:, at] = left, right
+    def set_gains(self, rows: np.ndarray | list[int],
+                  gains: np.ndarray | tuple[list[float], list[float]]) -> None:
+        """New (left, right) ``gains`` (2, len(rows)) for ``rows``, in place (one
+        fancy-index write): taken at once by the rows in ``jumps`` (retail), else ramped
+        to across the next block (``modern``). A row in ``jumps`` has its two gains equal
+        outside a block (every write keeps them so), so copying them all where ``jumps``
+        is the same as copying the rows set."""
+        self.g1[:, rows] = gains
         np.copyto(self.g0, self.g1, where=self.jumps)
         self.gains = None
         self.ramping = bool((self.g0 != self.g1).any())
