@@ -95,9 +95,10 @@ class Mixer:
         """Voice id -> its row in ``_voices`` (as laid out)."""
         self._rests: list[tuple[Any, ...]] = []
         """Each row's voice's params past its gains (``mixer_inplace``)."""
-        self._set_rows: tuple[list[int], np.ndarray, list[int], list[Voice]] | None = None
-        """The last block's gain sets: their voice ids, rows (as an index array and a
-        list) and voices, while the rows hold the same voices (``mixer_inplace``)."""
+        self._set_rows: tuple[list[int], np.ndarray, list[Voice], list[tuple[Any, ...]]] \
+            | None = None
+        """The last block's gain sets: their voice ids, rows, voices and the voices'
+        params past their gains, while the rows hold them (``mixer_inplace``)."""
         self._silent: list[Voice] = []
         self._dying: list[Voice] = []
         self._dirty = False
@@ -368,7 +369,7 @@ class Mixer:
         rows = self._rows
         sl, sr, scratch = rows.sl[:f], rows.sr[:f], self._acc[4:5]
         if rows.gains is None:
-            rows.gains = gain_matrices(rows.g0l, rows.g0r, rows.mono_mask, rows.stereo_runs, f,
+            rows.gains = gain_matrices(rows.g0, rows.mono_mask, rows.stereo_runs, f,
                                        rows.gain_bufs)
         weigh_all(rows.gains, sl, sr, n, acc, scratch)
         lo, hi = rows.ramp_lo, rows.ramp_hi

@@ -186,7 +186,7 @@ def _gain_sets(mixer: Mixer, batch: Batch, stopped: list[int],
     # takes (``_place`` writes the new voice over it), or is skipped one by one
     cached = mixer._set_rows
     if cached is not None and cached[0] == keys:  # the same voices as last block's sets
-        _keys, at, rows, voices = cached
+        _keys, at, voices, now = cached
     else:
         found = list(map(mixer._row_of.get, keys))
         if None in found:
@@ -194,8 +194,9 @@ def _gain_sets(mixer: Mixer, batch: Batch, stopped: list[int],
         rows = cast(list[int], found)
         voices = list(map(mixer._voices.__getitem__, rows))
         at = np.array(rows, dtype=np.intp)
-        mixer._set_rows = (keys, at, rows, voices)
-    if rests != list(map(mixer._rests.__getitem__, rows)):  # more than the gains change
+        now = list(map(mixer._rests.__getitem__, rows))
+        mixer._set_rows = (keys, at, voices, now)
+    if rests != now:  # more than the gains change
         return _sets_one_by_one(mixer, keys, params, stopped)
     for voice, p in zip(voices, params, strict=True):
         voice.spec = p
@@ -207,6 +208,7 @@ def _sets_one_by_one(mixer: Mixer, keys: list[int], sets: list[VoiceParams],
     """The ``set`` commands one at a time: a resampled row's new step, a low-pass, a
     send or an ear changes with the gains; a voice cut in this batch is skipped."""
     rows_of, live, voices, rests = mixer._row_of, mixer._live, mixer._voices, mixer._rests
+    mixer._set_rows = None  # the rows' rests change
     rows: list[int] = []
     left: list[float] = []
     right: list[float] = []

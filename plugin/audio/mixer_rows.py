@@ -131,7 +131,7 @@ class Rows:
         self.ramping = bool(n) and bool(
             np.any(self.g0l != self.g1l) or np.any(self.g0r != self.g1r))
         self.gains: Gains | None = None
-        self.gain_bufs = gain_buffers(self.stereo_runs, self.n_float)
+        self.gain_bufs = gain_buffers(self.stereo_runs, self.mono_mask, self.n_float)
         """Where ``mixer_sum.gain_matrices`` writes the float rows' gains."""
         ramp_runs = stereo_runs(self.stereo[self.ramp_lo : self.ramp_hi])
         self.delta_buf = np.zeros((2, self.ramp_hi - self.ramp_lo), dtype=np.float32)

@@ -25,7 +25,7 @@ over the right samples of each run of stereo rows, and the rows summed (None: al
 A row whose gains are both 0 (a voice heard only through the ears, ``room_mix``)
 adds exact zeros, so it is left out of the sum: the same bytes, fewer products."""
 
-GainBuffers = tuple[np.ndarray, list[tuple[int, int, np.ndarray]]]
+GainBuffers = tuple[np.ndarray, list[tuple[int, int, np.ndarray]], np.ndarray]
 """Preallocated ``Gains`` (``gain_buffers``): written in place block after block."""
 
 
@@ -40,28 +40,30 @@ def stereo_runs(flags: np.ndarray) -> list[tuple[int, int]]:
                     strict=True))
 
 
-def gain_buffers(runs: list[tuple[int, int]], rows: int) -> GainBuffers:
+def gain_buffers(runs: list[tuple[int, int]], mono_mask: np.ndarray, rows: int) -> GainBuffers:
     """Where ``gain_matrices`` writes the gains of ``rows`` float rows whose stereo rows
-    are ``runs``: a (2, rows) array and a (1, hi - lo) array a run, each contiguous."""
+    are ``runs`` (``mono_mask``: 1 for a mono row, 0 for a stereo one): a (2, rows)
+    array and a (1, hi - lo) array a run, each contiguous, and the (2, rows) factors
+    (1, mono_mask) that make the first from the gains in one multiply."""
+    factors = np.stack([np.ones(rows, dtype=np.float32), mono_mask[:rows]]).astype(np.float32)
     return (np.zeros((2, rows), dtype=np.float32),
-            [(lo, hi, np.zeros((1, hi - lo), dtype=np.float32)) for lo, hi in runs])
+            [(lo, hi, np.zeros((1, hi - lo), dtype=np.float32)) for lo, hi in runs], factors)
 
 
-def gain_matrices(gl: np.ndarray, gr: np.ndarray, mono_mask: np.ndarray,
-                  runs: list[tuple[int, int]], rows: int,
+def gain_matrices(g: np.ndarray, mono_mask: np.ndarray, runs: list[tuple[int, int]], rows: int,
                   bufs: GainBuffers | None = None) -> Gains:
-    """The first ``rows`` rows' gains: left, and right for mono rows (their one
-    channel), over S_L; the right gains of each stereo run over S_R. Rows whose
-    two gains are 0 are left out (the third item lists the rows kept); each stereo
-    run keeps its own partial sum, so the order of the adds is unchanged. ``bufs``
-    (``gain_buffers``): written in place when no row is left out (the same values
-    in arrays of the same shape: the same sums)."""
+    """The first ``rows`` rows' gains (``g``: (2, >= rows), left and right): left, and
+    right for mono rows (their one channel), over S_L; the right gains of each stereo
+    run over S_R. Rows whose two gains are 0 are left out (the third item lists the
+    rows kept); each stereo run keeps its own partial sum, so the order of the adds is
+    unchanged. ``bufs`` (``gain_buffers``): written in place when no row is left out
+    (the same values, x 1.0 being exact, in arrays of the same shape: the same sums)."""
+    gl, gr = g[0], g[1]
     silent = None if gl[:rows].all() else (gl[:rows] == 0.0) & (gr[:rows] == 0.0)
     if silent is None or not silent.any():
         if bufs is not None:
-            mono, stereo = bufs
-            np.copyto(mono[0], gl[:rows])
-            np.multiply(gr[:rows], mono_mask[:rows], out=mono[1])
+            mono, stereo, factors = bufs
+            np.multiply(g[:, :rows], factors, out=mono)
             for lo, hi, row in stereo:
                 np.copyto(row[0], gr[lo:hi])
             return mono, stereo, None

@@ -177,13 +177,13 @@ def test_gain_matrices_written_in_place_are_the_same_sums():
     runs = stereo_runs(stereo)
     sl = rng.standard_normal((8, 64)).astype(np.float32)
     sr = rng.standard_normal((8, 64)).astype(np.float32)
-    bufs = gain_buffers(runs, 8)
+    bufs = gain_buffers(runs, mask, 8)
     for zero in ([], [], [3], [0, 7]):
         gl = rng.uniform(0, 1, 8).astype(np.float32)
         gr = rng.uniform(0, 1, 8).astype(np.float32)
         gl[zero] = gr[zero] = 0.0
-        made = gain_matrices(gl, gr, mask, runs, 8)
-        written = gain_matrices(gl, gr, mask, runs, 8, bufs)
+        made = gain_matrices(np.stack([gl, gr]), mask, runs, 8)
+        written = gain_matrices(np.stack([gl, gr]), mask, runs, 8, bufs)
         assert np.array_equal(made[0], written[0])
         sums = [weigh_all(g, sl, sr, 64, np.zeros((2, 64), np.float32),
                           np.zeros((1, 64), np.float32)) for g in (made, written)]
