@@ -27,11 +27,13 @@ import numpy as np
 from soundscape.audio.channel_rules import free_channel, oni_channel, redguard_channel
 from soundscape.audio.commands import Command, VoiceParams, set_params, start, stop
 from soundscape.audio.profiles import (
+    MODERN_INPUTS,
     ONI_BUFFER_RATE_HZ,
     apply_law,
     apply_modern_laws,
     held_rate_hz,
     miles_factors,
+    modern_inputs,
 )
 from soundscape.audio.virtual import PARK_AFTER_TICKS, ParkedVoices, signature
 from soundscape.components.channel import (
@@ -180,6 +182,9 @@ class ChannelBank:
         """slot -> the ``LAW_INPUTS`` its gains and step were last computed from."""
         self._law_context: tuple[object, ...] = ()
         """(profile, overall volume, output rate) of those laws: a change re-runs them all."""
+        self._law_rows: np.ndarray | None = None
+        """A ``modern`` bank stepping many channels: the ``MODERN_INPUTS`` of each slot's
+        last law, a column a slot (NaN: none), instead of ``_law_inputs``."""
         for index in range(count):
             kind = ChannelKind.STEREO if index < stereo_count else ChannelKind.MONO
             self._new_channel(kind)
@@ -767,27 +772,54 @@ class ChannelBank:
         if context != self._law_context:
             self._law_context = context
             self._law_inputs.clear()
-        done, changed = self._law_inputs, []
+            self._law_rows = None
         # a virtual bank's parked voices keep the gains of their unchanged inputs
-        for channel in self.channels if self._parked is None else self._refresh():
-            # a voice that started and ended since the last publish still gets its gains
-            if not channel.flags & PLAYING and channel.voice_id not in self._unsent:
-                continue
+        channels = self.channels if self._parked is None else self._refresh()
+        unsent = self._unsent
+        # a voice that started and ended since the last publish still gets its gains
+        stepped = [c for c in channels if c.flags & PLAYING or c.voice_id in unsent]
+        if self.profile == "modern" and len(stepped) >= MODERN_ARRAY_LAWS:
+            self._modern_laws(stepped, rate_hz)
+        else:
+            self._laws(stepped, rate_hz, sounds)
+        self.cull_voices()
+
+    def _laws(self, stepped: list[Channel], rate_hz: int, sounds: SoundBank | None) -> None:
+        """``apply_law`` on each of ``stepped`` whose ``LAW_INPUTS`` changed."""
+        if self._law_rows is not None:
+            self._law_rows = None  # the arrays' memory is stale from here on
+        done = self._law_inputs
+        for channel in stepped:
             inputs = LAW_INPUTS(channel)
             if done.get(channel.index) == inputs:
                 continue  # the same law of the same inputs: gains and step stand
             done[channel.index] = inputs
-            changed.append(channel)
-        if self.profile == "modern" and len(changed) >= MODERN_ARRAY_LAWS:
-            for channel in apply_modern_laws(self.overall_volume, changed, rate_hz):
+            sound = sounds.get(channel.sound) if sounds is not None and channel.sound else None
+            if not apply_law(self, channel, rate_hz, sound.bits if sound is not None else 16):
                 self._report_bad_value(channel)
-        else:
-            for channel in changed:
-                sound = sounds.get(channel.sound) if sounds is not None and channel.sound \
-                    else None
-                if not apply_law(self, channel, rate_hz, sound.bits if sound is not None else 16):
-                    self._report_bad_value(channel)
-        self.cull_voices()
+
+    def _modern_laws(self, stepped: list[Channel], rate_hz: int) -> None:
+        """The ``modern`` laws of many channels as arrays: their inputs read at once,
+        compared with the inputs of their last law (``_law_rows``, a column a slot), and
+        ``profiles.apply_modern_laws`` on the ones that changed."""
+        inputs = modern_inputs(stepped)
+        slots = np.fromiter([c.index for c in stepped], np.int64, len(stepped))
+        rows = self._law_rows
+        if rows is None or rows.shape[1] < len(self.channels):
+            grown = np.full((len(MODERN_INPUTS), max(2 * len(self.channels), 64)), np.nan)
+            if rows is not None:
+                grown[:, : rows.shape[1]] = rows
+            elif self._law_inputs:
+                self._law_inputs.clear()  # the dict's memory is stale from here on
+            rows = self._law_rows = grown
+        changed = np.flatnonzero((inputs != rows[:, slots]).any(axis=0))
+        if not changed.size:
+            return
+        rows[:, slots[changed]] = inputs[:, changed]
+        at = changed.tolist()
+        for channel in apply_modern_laws(self.overall_volume, [stepped[i] for i in at],
+                                         rate_hz, inputs[:, changed]):
+            self._report_bad_value(channel)
 
     def _report_bad_value(self, channel: Channel) -> None:
         key = (channel.index, channel.serial)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -155,22 +155,39 @@ def apply_law(bank: ChannelBank, channel: Channel, output_rate_hz: int, bits: in
     return True
 
 
+MODERN_INPUTS = ("volume", "pan", "pitch", "rate_hz", "level", "rate_scale", "sample_rate_hz",
+                 "serial")
+"""What ``modern_inputs`` reads of each channel (``channels.LAW_INPUTS``, as rows)."""
+
+
+def modern_inputs(channels: Sequence[Channel]) -> np.ndarray[Any, Any]:
+    """The ``MODERN_INPUTS`` of ``channels`` as a float64 array (one row each)."""
+    n = len(channels)
+    columns: tuple[list[float] | list[int], ...] = (
+        [c.volume for c in channels], [c.pan for c in channels], [c.pitch for c in channels],
+        [c.rate_hz for c in channels], [c.level for c in channels],
+        [c.rate_scale for c in channels], [c.sample_rate_hz for c in channels],
+        [c.serial for c in channels])
+    out = np.empty((len(MODERN_INPUTS), n))
+    for row, values in enumerate(columns):
+        out[row] = np.fromiter(values, np.float64, n)
+    return out
+
+
 def apply_modern_laws(overall_volume: float, channels: Sequence[Channel],
-                      output_rate_hz: int) -> list[Channel]:
+                      output_rate_hz: int, inputs: np.ndarray[Any, Any] | None = None
+                      ) -> list[Channel]:
     """``apply_law`` of the ``modern`` profile for many channels at once; the channels
     whose values cannot be used (silenced) are returned for the caller to log.
+    ``inputs``: their ``modern_inputs``, if already read.
 
     The same float operations in the same order as ``equal_power``, ``apply_law`` and
     ``held_rate_hz``, over arrays (``soundscape.audio.pymath``): the same numbers to
     the bit.
     """
-    n = len(channels)
-    volume = np.fromiter([c.volume for c in channels], np.float64, n)
-    pan = np.fromiter([c.pan for c in channels], np.float64, n)
-    pitch = np.fromiter([c.pitch for c in channels], np.float64, n)
-    rate = np.fromiter([c.rate_hz for c in channels], np.float64, n)
-    level = np.fromiter([c.level for c in channels], np.float64, n)
-    source_hz = np.fromiter([c.sample_rate_hz for c in channels], np.float64, n)
+    if inputs is None:
+        inputs = modern_inputs(channels)
+    volume, pan, pitch, rate, level, _, source_hz, _ = inputs
     overall = float(overall_volume)
     with np.errstate(all="ignore"):  # NaN and inf values are expected: silenced below
         usable = (np.isfinite(volume) & np.isfinite(pan) & np.isfinite(pitch)

@@ -165,3 +165,44 @@ def test_a_busy_modern_bank_steps_through_the_array_laws(monkeypatch):
         apply_law(bank, fresh, ctx.settings.sample_rate_hz, 16)
         assert (channel.gain_left, channel.gain_right, channel.step) == (
             fresh.gain_left, fresh.gain_right, fresh.step) or channel.index == 3
+
+
+def test_array_laws_run_only_for_changed_channels_across_both_paths(monkeypatch):
+    """A busy modern bank remembers its laws' inputs as arrays: a still tick runs no
+    law, a changed channel runs alone, and dropping below ``MODERN_ARRAY_LAWS`` voices
+    and back (the per-channel path's memory in between) leaves every gain right."""
+    ctx = make_ctx()
+    bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern")
+    handles = []
+    for i in range(MODERN_ARRAY_LAWS + 2):
+        handles.append(handle := bank.acquire())
+        bank.play(handle, "tone", volume=0.04 * (i + 1), loop=True)
+    ran: list[int] = []
+    monkeypatch.setattr(channels_module, "apply_modern_laws",
+                        lambda overall, chans, *args: ran.extend(c.index for c in chans)
+                        or apply_modern_laws(overall, chans, *args))
+    calls = count_laws(monkeypatch)
+    bank.step(1, ctx.sounds)
+    assert sorted(ran) == list(range(MODERN_ARRAY_LAWS + 2)) and calls == []
+    ran.clear()
+    bank.step(1, ctx.sounds)
+    assert ran == []
+    bank.set_pan(handles[5], 0.5)
+    bank.step(1, ctx.sounds)
+    assert ran == [5]
+    for handle in handles[3:]:
+        bank.stop(handle)  # three left: one by one
+    bank.set_volume(handles[0], 0.9)
+    bank.step(1, ctx.sounds)
+    assert calls == [0, 1, 2]  # the per-channel path starts with no memory
+    for _ in handles[3:]:
+        bank.play(bank.acquire(), "tone", volume=0.3, loop=True)
+    bank.set_volume(handles[1], 0.7)
+    ran.clear()
+    bank.step(1, ctx.sounds)
+    assert sorted(ran) == list(range(MODERN_ARRAY_LAWS + 2))  # arrays again: all anew
+    for channel in bank.channels:
+        fresh = dataclasses.replace(channel)
+        apply_law(bank, fresh, ctx.settings.sample_rate_hz, 16)
+        assert (channel.gain_left, channel.gain_right, channel.step) == (
+            fresh.gain_left, fresh.gain_right, fresh.step)

@@ -16,7 +16,7 @@ from soundscape.audio import channels as channels_module
 from soundscape.audio.commands import SET
 from soundscape.audio.emitter_rows import bearing_pans, py_max, py_min
 from soundscape.audio.emitters import Heard, spatial_of
-from soundscape.audio.profiles import apply_law
+from soundscape.audio.profiles import apply_law, apply_modern_laws
 from soundscape.components import Emitter, Listener, Position, Velocity
 from soundscape.laws.modern import bearing_pan
 
@@ -173,10 +173,13 @@ def test_a_still_scene_sends_nothing_and_runs_no_law(monkeypatch):
         send = mixer.send
         monkeypatch.setattr(mixer, "send", lambda commands, **kw: (sent.append(commands),
                                                                      send(commands, **kw)))
-        laws = []
+        laws: list[int] = []  # the channels whose law runs, one by one or as arrays
         monkeypatch.setattr(channels_module, "apply_law",
                             lambda bank, channel, *args: laws.append(channel.index) or apply_law(
                                 bank, channel, *args))
+        monkeypatch.setattr(channels_module, "apply_modern_laws",
+                            lambda overall, chans, *args: laws.extend(c.index for c in chans)
+                            or apply_modern_laws(overall, chans, *args))
         for _ in range(3):
             esper.process(1 / 60)
         sent.clear()
