@@ -9,7 +9,8 @@ ones ramp across the block), and before every fourth block one voice cut and
 started again (a ``stop`` and a ``start`` of the same sound: a retriggered
 one-shot, 12 a second), over the unchanged scene's speed. The audio thread's
 time is measured (``render``: the commands applied, the block mixed; the game
-thread's ``send`` is not), in runs of four blocks (so each sample has one
+thread's ``send``, which packs new sounds and takes the batch apart,
+``mixer_batch``, is not), in runs of four blocks (so each sample has one
 restart), interleaved with four unchanged blocks, median. Target >= 0.8.
 
 ``mixer_over_numpy_floor``: the unchanged scene against a plain batched numpy mix
