@@ -27,6 +27,7 @@ import numpy as np
 from soundscape.audio.channel_rules import free_channel, oni_channel, redguard_channel
 from soundscape.audio.commands import Command, VoiceParams, set_params, start, stop
 from soundscape.audio.profiles import (
+    MAX_STEP,
     MODERN_INPUTS,
     ONI_BUFFER_RATE_HZ,
     apply_law,
@@ -35,6 +36,7 @@ from soundscape.audio.profiles import (
     miles_factors,
     modern_inputs,
 )
+from soundscape.audio.pymath import py_max, py_min
 from soundscape.audio.virtual import PARK_AFTER_TICKS, ParkedVoices, signature
 from soundscape.components.channel import (
     AMBIENT,
@@ -654,35 +656,80 @@ class ChannelBank:
         callbacks with the frames it overshot, so an owner can start the next
         sound on the same channel without a gap.
         """
-        tick_hz = self.ctx.clock.tick_hz
         self._slide_overall()
         held = self.ctx.buses.paused_names if self.ctx.has("buses") else frozenset()
         self._last_ticks = ticks
         channels = self.channels if self._parked is None else self._advance_parked(ticks, held)
+        if self.profile == "modern" and not self.on_end and len(channels) >= MODERN_ARRAY_LAWS:
+            self._advance_modern(channels, ticks, held)
+            return
         for channel in channels:
             self._advanced_ticks[channel.index] = ticks
+            self._advance_one(channel, ticks, held)
+
+    def _advance_one(self, channel: Channel, ticks: int, held: frozenset[str] | set[str], *,
+                     moved: bool = False) -> None:
+        """One channel's fade, fader, cursor and end (``advance``); ``moved``: its cursor
+        has already moved this tick (``_advance_modern``), only its end is left."""
+        if not moved:
             if channel.fading:
                 self._fade_step(channel, ticks)
             flags = channel.flags
             if flags & UPDATING:
                 channel.flags = flags = flags & ~UPDATING
             if flags & (PLAYING | PAUSED) != PLAYING or (held and channel.bus in held):
-                continue  # paused, or its bus is: time stands still for it
+                return  # paused, or its bus is: time stands still for it
             if channel.level_rate_per_tick and self._level_step(channel, ticks):
-                continue
-            channel.cursor_frames += self.playback_rate_hz(channel) * ticks / tick_hz
-            if channel.cursor_frames < channel.length_frames:
-                continue
-            if channel.loop and channel.length_frames > 0:
-                channel.cursor_frames %= channel.length_frames
-                continue
-            overshoot = channel.cursor_frames - channel.length_frames
-            channel.flags = (flags & ~PLAYING) | UPDATING
-            self.ctx.events.emit(self.name, "end", sound=channel.sound, channel=channel.index)
-            handle = self.handle(channel)
-            for callback in list(self.on_end):  # one that raises is reported once
-                self.ctx.events.call(self.name, callback, self, handle, channel, overshoot,
-                                     role="on_end")
+                return
+            channel.cursor_frames += self.playback_rate_hz(channel) * ticks / self.ctx.clock.tick_hz
+        if channel.cursor_frames < channel.length_frames:
+            return
+        if channel.loop and channel.length_frames > 0:
+            channel.cursor_frames %= channel.length_frames
+            return
+        overshoot = channel.cursor_frames - channel.length_frames
+        channel.flags = (channel.flags & ~PLAYING) | UPDATING
+        self.ctx.events.emit(self.name, "end", sound=channel.sound, channel=channel.index)
+        handle = self.handle(channel)
+        for callback in list(self.on_end):  # one that raises is reported once
+            self.ctx.events.call(self.name, callback, self, handle, channel, overshoot,
+                                 role="on_end")
+
+    def _advance_modern(self, channels: list[Channel], ticks: int,
+                        held: frozenset[str] | set[str]) -> None:
+        """``advance`` of a busy ``modern`` bank with no ``on_end`` callback: the cursors of
+        its plainly playing channels (not paused, fading or held) move in one array step
+        (``held_rate_hz``'s float operations, so the same numbers); the channels with
+        anything else to do, and those that reached their end, go one by one in order."""
+        self._advanced_ticks.update(dict.fromkeys([c.index for c in channels], ticks))
+        plain = [c.flags & (PLAYING | PAUSED | UPDATING) == PLAYING and not c.fading
+                 and not c.level_rate_per_tick and not (held and c.bus in held)
+                 for c in channels]
+        idle = [not (c.fading or c.flags & UPDATING) and c.flags & (PLAYING | PAUSED) != PLAYING
+                for c in channels]
+        moving = [c for c, p in zip(channels, plain, strict=True) if p]
+        n = len(moving)
+        if n:
+            output_hz = float(self.ctx.settings.sample_rate_hz)
+            rate = (np.fromiter([c.sample_rate_hz for c in moving], np.float64, n)
+                    * np.fromiter([c.pitch for c in moving], np.float64, n))
+            with np.errstate(all="ignore"):  # a NaN or infinite rate holds still
+                held_rate = np.where(np.isfinite(rate),
+                                     py_min(py_max(rate, 0.0), MAX_STEP * output_hz), 0.0)
+                cursor = (np.fromiter([c.cursor_frames for c in moving], np.float64, n)
+                          + held_rate * ticks / self.ctx.clock.tick_hz)
+                ended = ~(cursor < np.fromiter([c.length_frames for c in moving], np.float64, n))
+            for channel, frames in zip(moving, cursor.tolist(), strict=True):
+                channel.cursor_frames = frames
+            at_end = {id(moving[i]) for i in np.flatnonzero(ended).tolist()}
+        else:
+            at_end = set()
+        for channel, p, i in zip(channels, plain, idle, strict=True):
+            if p:
+                if id(channel) in at_end:
+                    self._advance_one(channel, ticks, held, moved=True)
+            elif not i:
+                self._advance_one(channel, ticks, held)
 
     def _advance_parked(self, ticks: int, held: frozenset[str] | set[str]) -> list[Channel]:
         """A virtual bank's parked voices (``soundscape.audio.virtual``): wake the ones

@@ -11,6 +11,7 @@ import pytest
 
 from soundscape import Context, Settings
 from soundscape.audio import channels as channels_module
+from soundscape.audio.buses import Buses
 from soundscape.audio.channels import MODERN_ARRAY_LAWS, ensure_bank
 from soundscape.audio.commands import SET, Command
 from soundscape.audio.profiles import apply_law, apply_modern_laws
@@ -206,3 +207,62 @@ def test_array_laws_run_only_for_changed_channels_across_both_paths(monkeypatch)
         apply_law(bank, fresh, ctx.settings.sample_rate_hz, 16)
         assert (channel.gain_left, channel.gain_right, channel.step) == (
             fresh.gain_left, fresh.gain_right, fresh.step)
+
+
+def _busy_bank(array_paths: bool, monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
+    """A busy modern bank under random plays, pitches (odd ones too), pauses, fades,
+    fade-outs, stops and a paused bus, stepped tick by tick; every channel's state
+    and every event after each tick."""
+    monkeypatch.setattr(channels_module, "MODERN_ARRAY_LAWS", 16 if array_paths else 10 ** 9)
+    ctx = make_ctx()
+    ctx.buses = Buses()
+    ctx.sounds.add("blip", np.zeros(2_400, dtype=np.float32), 48_000)
+    ctx.sounds.add("hum", np.zeros(14_400, dtype=np.float32), 48_000)
+    bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
+                       real_voices=8)
+    rng = random.Random(5)
+    pitches = [1.0, 1.5, 0.25, -1.0, 0.0, 100.0, float("nan"), float("inf")]
+
+    def play() -> None:
+        bank.play(bank.acquire(), rng.choice(["blip", "hum"]), volume=rng.uniform(0, 1),
+                  pan=rng.uniform(-1, 1), pitch=rng.choice(pitches[:3]),
+                  loop=rng.random() < 0.5, bus=rng.choice(["sfx", "sfx", "music"]))
+
+    for _ in range(40):
+        play()
+    trace: list[tuple] = []
+    for tick in range(120):
+        handles = [bank.handle(c) for c in bank.channels if c.playing]
+        for _ in range(rng.randrange(6)):
+            if not handles:
+                break
+            handle, roll = rng.choice(handles), rng.random()
+            if roll < 0.3:
+                bank.set_pitch(handle, rng.choice(pitches + [rng.uniform(0.1, 3.0)] * 4))
+            elif roll < 0.45:
+                bank.pause(handle, rng.random() < 0.5)
+            elif roll < 0.6:
+                bank.fade_to(handle, rng.uniform(0, 1), rng.choice([0.0, 0.05, 0.3]))
+            elif roll < 0.7:
+                bank.stop(handle, fade_out_s=rng.choice([0.0, 0.1]))
+            else:
+                play()
+        if tick % 30 == 10:
+            ctx.buses["music"].paused = not ctx.buses["music"].paused
+        bank.step(rng.choice([1, 1, 2, 3]), ctx.sounds)
+        bank.commands(1, [])
+        bank.mark_published()
+        trace.append(tuple(repr((c.cursor_frames, c.flags, c.level, c.volume, c.gain_left,
+                                 c.gain_right, c.step, c.audible)) for c in bank.channels))
+    trace.append(tuple(repr(dict(e)) for e in ctx.events.where(source="modern")))
+    return trace
+
+
+def test_a_busy_modern_bank_steps_as_one_channel_at_a_time(monkeypatch):
+    """The array paths (laws and cursors) against the per-channel code: every channel's
+    cursor, flags, fader, gains and step after every tick, and every event, the same."""
+    arrays = _busy_bank(True, monkeypatch)
+    one_by_one = _busy_bank(False, monkeypatch)
+    assert len(arrays) == len(one_by_one)
+    for tick, (got, want) in enumerate(zip(arrays, one_by_one, strict=True)):
+        assert got == want, f"tick {tick}"
