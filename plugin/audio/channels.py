@@ -926,28 +926,31 @@ class ChannelBank:
             self._changed(self.channels[int(playing[i])], bool(audible[i]), int(ranks[i]))
 
     def _park(self, awake: list[Channel]) -> None:
-        """Park the culled voices whose inputs held for ``PARK_AFTER_TICKS`` ticks, not
-        fading, not paused, their bus not held and the bank's overall volume still."""
+        """Every ``PARK_AFTER_TICKS`` ticks: park the culled voices whose inputs are as
+        they were at the last pass, not fading, not paused, their bus not held and
+        the bank's overall volume still (a voice steered every tick never parks; the
+        pass costs nothing on the ticks between)."""
         parked = self._parked
-        if parked is None or self.overall_volume != self.overall_target:
+        tick = self.ctx.clock.tick
+        if parked is None or tick < parked.next_pass or self.overall_volume != self.overall_target:
             return
+        parked.next_pass = tick + PARK_AFTER_TICKS
         if parked.count and parked.overall != self.overall_volume:
             parked.wake_all(self.channels)
         parked.overall = self.overall_volume
         held = self.ctx.buses.paused_names if self.ctx.has("buses") else frozenset()
-        tick = self.ctx.clock.tick
-        pending = parked.pending
+        before, now = parked.pending, {}
         for channel in awake:
             if channel.audible or channel.flags & (PLAYING | PAUSED) != PLAYING \
                     or channel.fading or channel.level_rate_per_tick or channel.bus in held:
                 continue
-            now = signature(channel)
-            seen = pending.get(channel.index)
-            if seen is None or seen[0] != now:
-                pending[channel.index] = (now, tick)
-            elif tick - seen[1] >= PARK_AFTER_TICKS:
+            inputs = signature(channel)
+            if before.get(channel.index) == inputs:
                 parked.park(channel, self.playback_rate_hz(channel),
                             max(channel.gain_left, channel.gain_right))
+            else:
+                now[channel.index] = inputs
+        parked.pending = now
 
     def _changed(self, channel: Channel, audible: bool, rank: int) -> None:
         """Log one ``cull`` or ``restore`` and mark the channel."""

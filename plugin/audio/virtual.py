@@ -10,13 +10,14 @@ does for one channel, so cursors and end ticks are the same to the bit), its
 profile law is not run again (its inputs are those it was parked with), and the
 ranking reads its loudness from an array.
 
-A culled voice is parked once its inputs (``signature``) have held for
-``PARK_AFTER_TICKS`` ticks with no fade moving, not paused and on a bus that is
-not held. It wakes (goes back to the per-channel path) when any of its inputs
-changes (checked before every advance, so a direct write to a ``Channel`` field
-counts as much as ``bank.set_volume``), when it would end this tick, when its
-bank's overall volume moves or its bus is held, and when it is stopped, played
-again or restored. Its ``Channel.cursor_frames`` is written back every tick.
+A culled voice is parked when its inputs (``signature``) are as they were at the
+bank's last parking pass (one every ``PARK_AFTER_TICKS`` ticks), with no fade
+moving, not paused and on a bus that is not held. It wakes (goes back to the
+per-channel path) when any of its inputs changes (checked before every advance,
+so a direct write to a ``Channel`` field counts as much as ``bank.set_volume``),
+when it would end this tick, when its bank's overall volume moves or its bus is
+held, and when it is stopped, played again or restored. Its
+``Channel.cursor_frames`` is written back every tick.
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ import numpy as np
 from soundscape.components.channel import Channel
 
 PARK_AFTER_TICKS = 8
-"""Ticks a culled voice's inputs must hold before it is parked (a moving emitter's
-voice, steered every tick, stays on the per-channel path instead of parking and
-waking every tick)."""
+"""Ticks between a virtual bank's parking passes: a culled voice whose inputs held
+from one pass to the next is parked (a moving emitter's voice, steered every tick,
+stays on the per-channel path instead of parking and waking every tick)."""
 
 
 def signature(channel: Channel) -> tuple[Any, ...]:
@@ -69,8 +70,10 @@ class ParkedVoices:
         self.channels: list[Channel] = []
         self.signatures: list[tuple[Any, ...]] = []
         self._signature_of: dict[int, tuple[Any, ...]] = {}
-        self.pending: dict[int, tuple[tuple[Any, ...], int]] = {}
-        """Culled voices not parked yet: slot -> (their signature, the tick it began)."""
+        self.pending: dict[int, tuple[Any, ...]] = {}
+        """Culled voices not parked at the last pass: slot -> their signature then."""
+        self.next_pass = 0
+        """The tick of the next parking pass (``ChannelBank._park``)."""
         self.dirty = False
         """The parked set changed: ``layout`` before the next advance."""
 
@@ -96,7 +99,6 @@ class ParkedVoices:
         self.wraps[slot] = bool(channel.loop) and channel.length_frames > 0
         self.loud[slot] = loudness
         self._signature_of[slot] = signature(channel)
-        self.pending.pop(slot, None)
         self.count += 1
         self.dirty = True
 

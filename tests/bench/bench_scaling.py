@@ -6,6 +6,9 @@ Figures (medians, milliseconds a tick):
         ``emitters_1k_tick_ms`` and ``emitters_10k_tick_ms`` are N = 1,000 and 10,000.
     scale_voices_ms_N: the whole plugin, a virtual bank with 32 real voices and N
         playing (N = 125 ... 2,000); ``virtual_2k_tick_ms`` is N = 2,000.
+    virtual_render_us_125 / _2000, virtual_render_2k_over_125: the offline render of
+        one tick's frames in those scenes (125 and 2,000 playing), interleaved; and
+        virtual_render_in_tick_2k_over_125, the same timed inside the ticks.
     scale_walls_ms_N: the OCCLUSION phase, 1,000 records, N walls at constant density.
     scale_landblocks_ms_N: one tick right after a landblock is added to N loaded.
 
@@ -77,14 +80,64 @@ def emitters_ms(count: int) -> float:
 
 
 def voices_ms(count: int) -> float:
-    plugin, listener = _audio_world("bench-scale-voices")
+    plugin, listener, _ = _voices_world("bench-scale-voices", count)
+    return _ticks("bench-scale-voices", plugin, listener, 80)
+
+
+def _voices_world(name: str, count: int) -> tuple[SoundscapePlugin, Position, list[float]]:
+    """A virtual bank of 32 real voices with ``count`` playing; the offline render's
+    time of each tick is appended to the returned list."""
+    plugin, listener = _audio_world(name)
     bank = ensure_bank(plugin.context, "virtual", count=0, policy="virtual", profile="modern",
                        real_voices=32)
     rng = random.Random(5)
     for _ in range(count):
         bank.play(bank.acquire(), "hum", volume=rng.uniform(0.05, 1.0),
                   pan=rng.uniform(-1.0, 1.0), loop=True)
-    return _ticks("bench-scale-voices", plugin, listener, 80)
+    mixer = plugin.context.mixer
+    render, times = mixer.render, []
+
+    def timed(frames: int) -> np.ndarray:
+        start = time.perf_counter()
+        out = render(frames)
+        times.append(time.perf_counter() - start)
+        return out
+
+    mixer.render = timed  # type: ignore[method-assign]
+    return plugin, listener, times
+
+
+def virtual_render_us(rounds: int = 30, blocks: int = 10) -> dict[str, float]:
+    """The offline render of one tick's 800 frames with 125 and 2,000 playing voices on
+    a bank of 32 real voices (each scene stepped 60 ticks first), ``blocks`` renders of
+    one scene then of the other, ``rounds`` times: medians in microseconds and their
+    ratio (culled voices never reach the audio side, so ~1). Inside a tick the render
+    also pays for the game side's cache footprint: ``virtual_render_in_tick_2k_over_125``
+    is the same ratio timed in ``esper.process`` ticks, interleaved."""
+    worlds = {n: _voices_world(f"bench-scale-render-{n}", n) for n in (125, 2000)}
+    for i in range(60 + rounds * blocks):
+        for n, (_plugin, listener, _times) in worlds.items():
+            esper.switch_world(f"bench-scale-render-{n}")
+            listener.x_m = 10.0 * math.sin(i / 30.0)
+            esper.process(1 / 60)
+    in_tick = {n: statistics.median(times[60:]) for n, (_p, _l, times) in worlds.items()}
+    alone: dict[int, list[float]] = {125: [], 2000: []}
+    for _ in range(rounds):
+        for n, (plugin, _l, times) in worlds.items():
+            render = plugin.context.mixer.render
+            times.clear()
+            for _ in range(blocks):
+                render(800)
+            alone[n].extend(times)
+    medians = {n: statistics.median(v) * 1e6 for n, v in alone.items()}
+    for n, (plugin, _l, _t) in worlds.items():
+        esper.switch_world(f"bench-scale-render-{n}")
+        plugin.uninstall()
+        esper.switch_world("default")
+        esper.delete_world(f"bench-scale-render-{n}")
+    return {"virtual_render_us_125": medians[125], "virtual_render_us_2000": medians[2000],
+            "virtual_render_2k_over_125": medians[2000] / medians[125],
+            "virtual_render_in_tick_2k_over_125": in_tick[2000] / in_tick[125]}
 
 
 def walls_ms(tiles: int) -> float:
@@ -194,6 +247,7 @@ def run() -> dict[str, float]:
     for n in (125, 250, 500, 1000, 2000):
         figures[f"scale_voices_ms_{n}"] = voices_ms(n)
     figures["virtual_2k_tick_ms"] = figures["scale_voices_ms_2000"]
+    figures.update(virtual_render_us())
     for tiles in (1, 3, 5):
         figures[f"scale_walls_ms_{200 * tiles * tiles}"] = walls_ms(tiles)
     for side in (10, 20, 40):
