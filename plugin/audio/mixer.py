@@ -32,7 +32,7 @@ from soundscape.audio.limiter import Limiter
 from soundscape.audio.mixer_batch import Batch
 from soundscape.audio.mixer_buses import BusStage
 from soundscape.audio.mixer_dsp import VoiceDsp
-from soundscape.audio.mixer_inplace import Tail, apply_in_place, fade_tails
+from soundscape.audio.mixer_inplace import SetRows, Tail, apply_in_place, fade_tails
 from soundscape.audio.mixer_rows import Rows
 from soundscape.audio.mixer_store import SampleStore
 from soundscape.audio.mixer_sum import gain_matrices, mix_miles, weigh_all
@@ -95,10 +95,8 @@ class Mixer:
         """Voice id -> its row in ``_voices`` (as laid out)."""
         self._rests: list[tuple[Any, ...]] = []
         """Each row's voice's params past its gains (``mixer_inplace``)."""
-        self._set_rows: tuple[list[int], np.ndarray, list[Voice], list[tuple[Any, ...]]] \
-            | None = None
-        """The last block's gain sets: their voice ids, rows, voices and the voices'
-        params past their gains, while the rows hold them (``mixer_inplace``)."""
+        self._set_rows: SetRows | None = None
+        """The last block's gain sets (``mixer_inplace.SetRows``)."""
         self._silent: list[Voice] = []
         self._dying: list[Voice] = []
         self._dirty = False

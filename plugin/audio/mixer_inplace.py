@@ -27,7 +27,7 @@ mixer applies the batch one command at a time and lays the rows out again
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 
@@ -43,6 +43,10 @@ if TYPE_CHECKING:
 
 Placed = list[tuple[int, Voice]]
 """New voices and the freed rows they take."""
+
+SetRows = tuple[list[int], np.ndarray, list[Voice], list[tuple[Any, ...]]]
+"""The last block's gain sets (``Mixer._set_rows``): their voice ids, rows, voices
+and the voices' params past their gains, while the rows hold them."""
 
 
 class Tail(NamedTuple):
@@ -270,7 +274,7 @@ def _new_row_voice(mixer: Mixer, command: Command, placed: Placed) -> Voice | No
 def _place(mixer: Mixer, stopped: list[int], placed: Placed) -> None:
     """Cut ``stopped`` and put each new voice in its freed row (same kind)."""
     live, rows_of = mixer._live, mixer._row_of
-    mixer._set_rows = None  # rows now hold other voices
+    was = {rows_of[key]: key for key in stopped}
     for key in stopped:
         del live[key]
         del rows_of[key]
@@ -283,6 +287,23 @@ def _place(mixer: Mixer, stopped: list[int], placed: Placed) -> None:
         mixer._rests[row] = voice.spec[2:]
         rows.replace(row, voice)
         mixer.buses.place(row, voice.spec.bus, voice.bus_gain)
+    mixer._set_rows = _retriggered(mixer._set_rows, was, placed)
+
+
+def _retriggered(cached: SetRows | None, was: dict[int, int], placed: Placed) -> SetRows | None:
+    """The last block's set rows with each retriggered voice in its cut one's place: a
+    game sets a retriggered sound where it set the cut one (its channel's slot), so the
+    next block's sets find their rows again. None when a cut voice was not among them."""
+    if cached is None:
+        return None
+    keys, at, voices, rests = list(cached[0]), cached[1], list(cached[2]), list(cached[3])
+    for row, voice in placed:
+        try:
+            i = keys.index(was[row])
+        except ValueError:
+            return None
+        keys[i], voices[i], rests[i] = voice.key, voice, voice.spec[2:]
+    return keys, at, voices, rests
 
 
 def fade_tails(tails: list[Tail], data: np.ndarray, ar: np.ndarray, fall: np.ndarray,
