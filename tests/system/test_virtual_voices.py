@@ -275,3 +275,33 @@ def test_a_direct_write_wakes_a_parked_voice(monkeypatch):
     assert [r["sound"] for r in ctx.events if r["event"] == "restore"] == ["a"]
     assert bank.get(quiet).cursor_frames == pytest.approx(18 * TICK)
     plugin.uninstall()
+
+
+@pytest.mark.parametrize("loop", [False, True])
+def test_a_restored_resampled_voice_goes_on_as_if_never_culled(loop):
+    """Pitch 1.37 on a 22,050 Hz sound (resampled, a fractional cursor): restored at
+    tick 13, from the block after its fade-in the voice is the one a bank that never
+    culled it plays, sample for sample: the game side's cursor and the mixer's agree."""
+
+    def scene(real_voices: int) -> np.ndarray:
+        esper.switch_world(f"resampled-{real_voices}-{loop}")
+        plugin, ctx, bank, _ = offline(real_voices=real_voices)
+        ctx.sounds.add("loud", marked(RATE, 1), RATE)
+        ctx.sounds.add("quiet", marked(9_001, 2), 22_050)
+        loud = bank.acquire()
+        assert bank.play(loud, "loud", volume=1.0, pan=-1.0, loop=True)
+        assert bank.play(bank.acquire(), "quiet", volume=0.5, pan=1.0, pitch=1.37, loop=loop)
+        run(12)
+        bank.stop(loud)
+        run(8)
+        right = ctx.mixer.backend.audio()[:, 1].copy()
+        plugin.uninstall()
+        esper.switch_world("default")
+        esper.delete_world(f"resampled-{real_voices}-{loop}")
+        return right
+
+    restored, never_culled = scene(1), scene(2)
+    assert not restored[: 12 * TICK].any() and never_culled[: 12 * TICK].any()
+    tail = slice(13 * TICK, 20 * TICK)
+    assert np.abs(never_culled[tail]).max() > 0.05  # still sounding (1.37 x 22,050 Hz)
+    assert np.array_equal(restored[tail], never_culled[tail])
