@@ -374,10 +374,9 @@ class Mixer:
         if not rows.ramping or hi <= lo:
             return
         # only ramped (modern) rows move inside a block, and they are one slice
-        mono, d_right = rows.delta_buf, rows.delta_r
-        np.subtract(rows.g1l[lo:hi], rows.g0l[lo:hi], out=mono[0])
-        np.subtract(rows.g1r[lo:hi], rows.g0r[lo:hi], out=d_right)
-        np.multiply(d_right, rows.mono_mask[lo:hi], out=mono[1])
+        mono, delta = rows.delta_buf, rows.gain_delta
+        np.subtract(rows.g1[:, lo:hi], rows.g0[:, lo:hi], out=delta)
+        np.multiply(delta, rows.ramp_factors, out=mono)  # x 1 left, x mono mask right
         change = weigh_all((mono, rows.ramp_stereo, None), rows.sl[lo:hi], rows.sr[lo:hi], n,
                            self._acc[2:4, :n], scratch)
         change *= self._ramp(n)

@@ -134,9 +134,14 @@ class Rows:
         self.gain_bufs = gain_buffers(self.stereo_runs, self.mono_mask, self.n_float)
         """Where ``mixer_sum.gain_matrices`` writes the float rows' gains."""
         ramp_runs = stereo_runs(self.stereo[self.ramp_lo : self.ramp_hi])
-        self.delta_buf = np.zeros((2, self.ramp_hi - self.ramp_lo), dtype=np.float32)
-        self.delta_r = np.zeros(self.ramp_hi - self.ramp_lo, dtype=np.float32)
-        self.ramp_stereo = [(a, b, self.delta_r[None, a:b]) for a, b in ramp_runs]
+        k = self.ramp_hi - self.ramp_lo
+        self.delta_buf = np.zeros((2, k), dtype=np.float32)
+        """The ramp pass's gains over S_L: left changes, right changes of mono rows."""
+        self.gain_delta = np.zeros((2, k), dtype=np.float32)
+        """The ramped rows' (left, right) gain changes across the block."""
+        self.ramp_factors = np.stack([np.ones(k, dtype=np.float32),
+                                      self.mono_mask[self.ramp_lo : self.ramp_hi]])
+        self.ramp_stereo = [(a, b, self.gain_delta[1:2, a:b]) for a, b in ramp_runs]
         """The ramp pass's right-side gain changes over each stereo run of ramped rows."""
         factors = [v.spec.miles or (0, 0, 0, 0) for v in voices[self.n_float:]]
         m = np.array(factors, dtype=np.float32).reshape(-1, 4)
