@@ -13,10 +13,10 @@ into the rows without syncing, sorting or laying them out:
   moves a resampled row's step, a low-pass, a send or an ear is written one by one.
 * A ``stop`` frees its voice's row for a ``start`` of the same kind in the same
   batch (``Rows.replace``). A cut ``modern`` voice fades out across the block
-  beside the rows, as a ``Tail``: its samples read frame by frame
-  (``mixer_rows.read_frames``) times its gains falling to 0, added to the mix
-  after the float rows' sum (``fade_tails``). So a retriggered modern sound costs
-  one row read, not a layout.
+  beside the rows, as a ``Tail``: its samples read from its row's cursor as its row
+  would have been filled (frame by frame near an end, ``mixer_rows.read_frames``)
+  times its gains falling to 0, added to the mix after the float rows' sum
+  (``fade_tails``). So a retriggered modern sound costs one row read, not a layout.
 
 Anything else (a bus change, a silent or streamed voice, a start with no row to
 take, a freed row nobody takes, a Redguard row, a cut voice with a low-pass, a
