@@ -88,6 +88,32 @@ def test_a_streamed_voice_renders_bit_for_bit_like_the_decoded_one(folder, scrip
     assert same_bits(decoded, streamed)
 
 
+def culled_then_restored(ctx, tick, state):
+    """Issue 18: a streamed voice culled from its start on a bank of one real voice, then
+    restored at tick 75 when the louder voice stops: its start opens the ring at the game
+    side's cursor (1.2 s into the file)."""
+    bank = ensure_bank(ctx, "v", count=0, policy="virtual", profile="modern", real_voices=1)
+    if tick == 0:
+        state["loud"] = bank.acquire(sound="cd.ogg")
+        assert bank.play(state["loud"], "cd.ogg", volume=1.0, loop=True)
+        assert bank.play(bank.acquire(sound="song.flac"), "song.flac", volume=0.5, loop=True)
+    if tick == 75:
+        assert bank.stop(state["loud"])
+
+
+def test_a_restored_streamed_voice_opens_its_ring_at_the_game_side_cursor(folder):
+    decoded, _, events_d, _ = render(folder, False, culled_then_restored, seconds=3.0)
+    streamed, kinds, events_s, _ = render(folder, True, culled_then_restored, seconds=3.0)
+    assert kinds == {"StreamedSound"} and events_s == events_d
+    assert np.abs(decoded[80 * 800:]).max() > 0.1  # the restored song sounds
+    # in tick 75's block the loud voice fades out as the song fades in: the two ramped
+    # rows sum in another order when they are rings (float32 rounding, 1.5e-8 here)
+    fade = slice(75 * 800, 76 * 800)
+    assert np.allclose(decoded[fade], streamed[fade], rtol=0, atol=1e-7)
+    assert same_bits(decoded[: 75 * 800], streamed[: 75 * 800])
+    assert same_bits(decoded[76 * 800:], streamed[76 * 800:])
+
+
 def test_a_streamed_loop_is_seamless_and_exact_at_the_output_rate(folder):
     def loop(ctx, tick, state):
         if tick == 0:

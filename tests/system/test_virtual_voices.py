@@ -109,8 +109,44 @@ def test_a_restored_voice_resumes_at_the_game_side_cursor(loop, profile):
     expected = np.float32(channel.gain_right) * quiet_src[frames % length]
     exact_from = 13 * TICK if profile == "modern" else 12 * TICK  # after modern's fade-in
     assert np.array_equal(right[exact_from:], expected[exact_from - 12 * TICK:])
-    head = right[12 * TICK: exact_from]
-    assert np.all(np.abs(head) <= np.abs(expected[: head.size]) + 1e-7)
+    if profile == "modern":  # the fade-in: a straight ramp from silence across the block
+        ramp = np.arange(1, TICK + 1, dtype=np.float32) / np.float32(TICK)
+        head = right[12 * TICK: exact_from]
+        assert np.allclose(head, expected[:TICK] * ramp, rtol=0, atol=1e-6)
+    plugin.uninstall()
+
+
+@pytest.mark.parametrize("profile", ["modern", "ac"])
+def test_a_culled_voice_is_cut_as_its_profile_cuts(profile):
+    """A louder voice starts at tick 10 and takes the only real voice: the culled one
+    gets a ``stop``; ``modern`` fades it out across the next block, ``ac`` cuts it at
+    the block. Its channel plays on on the game side."""
+    plugin, ctx, bank, sent = offline(profile)
+    quiet_src = ctx.sounds.add("quiet", marked(RATE, 2), RATE).samples[:, 0]
+    loud_src = ctx.sounds.add("loud", marked(RATE, 1), RATE).samples[:, 0]
+    (q_vol, l_vol, pan) = (0.5, 1.0, 1.0) if profile == "modern" else (-6, 0, 15)
+    quiet = bank.acquire()
+    assert bank.play(quiet, "quiet", volume=q_vol, pan=pan, loop=True)
+    run(10)
+    q_right = np.float32(bank.get(quiet).gain_right)
+    loud = bank.acquire()
+    assert bank.play(loud, "loud", volume=l_vol, pan=-pan, loop=True)
+    run(4)
+    assert bank.is_playing(quiet) and not bank.get(quiet).audible
+    voice = next(c.voice for c in sent if c.op == START and c.sound.name == "quiet")
+    assert [c.op for c in sent if c.voice == voice] == [START, STOP]
+    right = ctx.mixer.backend.audio()[:, 1]
+    l_right = np.float32(bank.get(loud).gain_right)  # 0 for modern; ac pans in dB
+    frames = np.arange(14 * TICK)
+    assert np.array_equal(right[: 10 * TICK], q_right * quiet_src[frames[: 10 * TICK]])
+    after = 11 * TICK if profile == "modern" else 10 * TICK
+    loud_part = l_right * loud_src[frames[after:] - 10 * TICK]
+    assert np.array_equal(right[after:], loud_part)  # nothing of the quiet one
+    if profile == "modern":  # faded out across the block: a straight ramp down
+        fall = 1 - np.arange(1, TICK + 1, dtype=np.float32) / np.float32(TICK)
+        block = right[10 * TICK: 11 * TICK]
+        assert np.allclose(block, q_right * quiet_src[frames[10 * TICK: 11 * TICK]] * fall,
+                           rtol=0, atol=1e-6)
     plugin.uninstall()
 
 
