@@ -702,15 +702,18 @@ class ChannelBank:
         (``held_rate_hz``'s float operations, so the same numbers); the channels with
         anything else to do, and those that reached their end, go one by one in order."""
         self._advanced_ticks.update(dict.fromkeys([c.index for c in channels], ticks))
-        plain = [c.flags & (PLAYING | PAUSED | UPDATING) == PLAYING and not c.fading
-                 and not c.level_rate_per_tick and not (held and c.bus in held)
-                 for c in channels]
-        idle = [not (c.fading or c.flags & UPDATING) and c.flags & (PLAYING | PAUSED) != PLAYING
-                for c in channels]
-        moving = [c for c, p in zip(channels, plain, strict=True) if p]
-        n = len(moving)
-        if n:
-            output_hz = float(self.ctx.settings.sample_rate_hz)
+        # 0: plainly playing, its cursor moves in the array step; 1: nothing to do
+        # (stopped or paused, not fading, no end to clear); 2: one by one
+        kinds = np.fromiter(
+            [0 if (f := c.flags) & (PLAYING | PAUSED | UPDATING) == PLAYING and not c.fading
+             and not c.level_rate_per_tick and not (held and c.bus in held)
+             else 1 if not (c.fading or f & UPDATING) and f & (PLAYING | PAUSED) != PLAYING
+             else 2 for c in channels], np.int8, len(channels))
+        todo = np.flatnonzero(kinds == 2)
+        plain = np.flatnonzero(kinds == 0)
+        if plain.size:
+            moving = [channels[i] for i in plain.tolist()]
+            n, output_hz = len(moving), float(self.ctx.settings.sample_rate_hz)
             rate = (np.fromiter([c.sample_rate_hz for c in moving], np.float64, n)
                     * np.fromiter([c.pitch for c in moving], np.float64, n))
             with np.errstate(all="ignore"):  # a NaN or infinite rate holds still
@@ -721,15 +724,10 @@ class ChannelBank:
                 ended = ~(cursor < np.fromiter([c.length_frames for c in moving], np.float64, n))
             for channel, frames in zip(moving, cursor.tolist(), strict=True):
                 channel.cursor_frames = frames
-            at_end = {id(moving[i]) for i in np.flatnonzero(ended).tolist()}
-        else:
-            at_end = set()
-        for channel, p, i in zip(channels, plain, idle, strict=True):
-            if p:
-                if id(channel) in at_end:
-                    self._advance_one(channel, ticks, held, moved=True)
-            elif not i:
-                self._advance_one(channel, ticks, held)
+            if ended.any():
+                todo = np.union1d(todo, plain[ended])
+        for i in todo.tolist():
+            self._advance_one(channels[i], ticks, held, moved=bool(kinds[i] == 0))
 
     def _advance_parked(self, ticks: int, held: frozenset[str] | set[str]) -> list[Channel]:
         """A virtual bank's parked voices (``soundscape.audio.virtual``): wake the ones
