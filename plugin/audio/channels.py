@@ -176,8 +176,6 @@ class ChannelBank:
         self._sent: dict[int, tuple[int, VoiceParams, Sound]] = {}
         """slot -> (voice, the parameters last sent for it, its sound): the voices the
         audio side is playing (a culled voice is not among them)."""
-        self._data: dict[int, Sound] = {}
-        """slot -> the sound data its latest ``play`` started (a restore starts it again)."""
         self._restored: list[int] = []
         """Slots whose voice came back from virtual since the last publish (``cull_voices``)."""
         self._law_inputs: dict[int, tuple[object, ...]] = {}
@@ -332,7 +330,6 @@ class ChannelBank:
         # inside the interval the mixer is about to render, ``offset`` frames ago.
         advanced = self._ticks_advanced(channel.index)
         channel.voice_id = next(self.ctx.voice_ids)
-        self._data[channel.index] = data
         self._unsent[channel.voice_id] = None
         self._ops.append((channel.voice_id, channel.index, advanced, float(offset_frames), data))
         channel.start_cursor_frames = float(offset_frames) - (
@@ -602,10 +599,20 @@ class ChannelBank:
         for slot in self._restored:
             self._restore(self.channels[slot], first_tick, out)
 
+    def _sound_of(self, channel: Channel) -> Sound | None:
+        """The sound data ``channel`` plays, as its ``play`` found it (the sound bank
+        keeps a sound while a channel plays it, culled or not)."""
+        if channel.sound is None or not self.ctx.has("sounds"):
+            return None
+        try:
+            return self.ctx.sounds.get(channel.sound, self.convert_rate_hz)
+        except SoundscapeError:
+            return None
+
     def _restore(self, channel: Channel, first_tick: int, out: list[Command]) -> None:
         """A voice back from virtual starts again on the audio side (a new voice id)
         at the source frame its game-side cursor had when this tick interval began."""
-        slot, sound = channel.index, self._data.get(channel.index)
+        slot, sound = channel.index, self._sound_of(channel)
         if not (channel.flags & PLAYING and channel.audible) or slot in self._sent \
                 or channel.voice_id in self._unsent or sound is None:
             return  # stopped, culled again or played anew since: nothing to restore
