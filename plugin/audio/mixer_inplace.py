@@ -18,9 +18,12 @@ into the rows without syncing, sorting or laying them out:
   times its gains falling to 0, added to the mix after the float rows' sum
   (``fade_tails``). So a retriggered modern sound costs one row read, not a layout.
 
-Anything else (a bus change, a silent or streamed voice, a start with no row to
-take, a freed row nobody takes, a Redguard row, a cut voice with a low-pass, a
-send, an ear or a moving bus gain) leaves the rows alone and returns False: the
+A bus change (``BUSES``, a fade or a duck moving every tick) is handed to the bus
+stage (``BusStage.set``), which ramps each row to its bus's new gain across the block.
+
+Anything else (a silent or streamed voice, a start with no row to take, a freed row
+nobody takes, a Redguard row, a cut voice with a low-pass, a send, an ear or a
+moving bus gain) leaves the rows alone and returns False: the
 mixer applies the batch one command at a time and lays the rows out again
 (``Mixer._drain``).
 """
@@ -125,8 +128,11 @@ def _cuts(mixer: Mixer, batch: list[Command], others: list[Command]
             wake = wake or new.spec.lowpass_hz > 0.0
             placed.append((free[kind].pop(), new))
             continue
+        if op == cmd.BUSES:  # in order: a start after it begins at the new gain
+            mixer.buses.set(command.gains)  # the same again if the batch is laid out
+            continue
         if op != cmd.STOP:
-            return None  # a bus change
+            return None
         cut = live.get(key)
         if cut is None:
             if any(key == v.key for _row, v in placed):

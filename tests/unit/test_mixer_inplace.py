@@ -197,3 +197,26 @@ def test_gain_matrices_written_in_place_are_the_same_sums():
         sums = [weigh_all(g, sl, sr, 64, np.zeros((2, 64), np.float32),
                           np.zeros((1, 64), np.float32)) for g in (made, written)]
         assert sums[0].tobytes() == sums[1].tobytes()
+
+
+def test_a_bus_fading_every_block_ramps_its_rows_without_a_layout():
+    """A fade or a duck sends every bus's gain each tick with the voices' gain sets:
+    the bus stage takes it in place (no layout) and each row ramps from its last bus
+    gain to the new one across the block; a start after it begins at the new gain."""
+    snd = sound("one", ONES)
+    mixer = Mixer(RATE, 100)
+    mixer.send([cmd.bus_gains((1.0, 1.0)), cmd.start(1, snd, params(loop=True)),
+                cmd.start(2, snd, params(gl=0.5, gr=0.5, loop=True)._replace(bus=1))])
+    mixer.render(100)
+    count = layouts(mixer)
+    ramp = np.arange(1, 101) / 100
+    for before, after in ((1.0, 0.5), (0.5, 0.25), (0.25, 0.25)):
+        mixer.send([cmd.set_params(1, params(gl=0.8, gr=0.8, loop=True)),
+                    cmd.bus_gains((after, 1.0))])
+        out = mixer.render(100)[:, 0]
+        assert np.allclose(out, 0.8 * (before + (after - before) * ramp) + 0.5, atol=1e-6)
+    mixer.send([cmd.bus_gains((0.125, 1.0)), cmd.stop(1),
+                cmd.start(3, snd, params(gl=0.8, gr=0.8, loop=True))])
+    out = mixer.render(100)[:, 0]  # the retriggered voice starts at its bus's new gain
+    assert np.allclose(out, 0.8 * 0.125 + 0.5, atol=1e-6)
+    assert not count
