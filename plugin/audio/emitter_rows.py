@@ -114,6 +114,7 @@ class EmitterRows:
         self.track_velocity = np.zeros((3, n))
         if previous is not None and previous.count and n:
             self._carry(previous)
+        self._sort_rolloffs()
 
     def _carry(self, previous: EmitterRows) -> None:
         """Keep what the old rows knew of the entities still here: places, tracks, and
@@ -150,9 +151,19 @@ class EmitterRows:
         if not self.count:
             return
         revision = np.fromiter([e.revision for e in self.emitters], np.int64, self.count)
-        for row in np.flatnonzero(revision != self.revision).tolist():
+        changed = np.flatnonzero(revision != self.revision).tolist()
+        for row in changed:
             self._read(row, bank)
         self.revision = revision
+        if changed:
+            self._sort_rolloffs()
+
+    def _sort_rolloffs(self) -> None:
+        """Which laws the rows need beyond the inverse model (``gains``)."""
+        self.any_linear = bool((self.rolloff == LINEAR).any())
+        self.any_flat = bool((self.rolloff == NONE).any())
+        self.by_law = np.flatnonzero(self.rolloff == BY_LAW).tolist()
+        self.coned_rows = np.flatnonzero(self.coned).tolist()
 
     def _read(self, row: int, bank: ChannelBank) -> None:
         emitter = self.emitters[row]
@@ -192,6 +203,15 @@ class EmitterRows:
         since the tick each was last seen, over that time (0 the first tick, and for a
         move at ``limit_sq`` (the speed of sound squared) or faster). Updates the tracks.
         """
+        if rows.size == self.count and self.tracked.all() \
+                and not (self.track_tick == tick).any():  # each seen before, not yet now
+            rate = tick_hz / (tick - self.track_tick).astype(np.float64)
+            v = np.stack(((x - self.track_xyz[0]) * rate, (y - self.track_xyz[1]) * rate,
+                          (z - self.track_xyz[2]) * rate))
+            v[:, ~(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] < limit_sq)] = 0.0
+            self.track_velocity, self.track_xyz = v, np.stack((x, y, z))
+            self.track_tick.fill(tick)
+            return v.copy()
         out = np.zeros((3, rows.size))
         tracked = self.tracked[rows]
         seen_now = self.track_tick[rows] == tick
@@ -225,15 +245,15 @@ class EmitterRows:
         d = py_min(py_max(distance, ref), far)
         denominator = ref + factor * (d - ref)
         gain = np.where(ref <= 0.0, 1.0, np.where(denominator > 0.0, ref / denominator, 1.0))
-        linear = rolloff == LINEAR
-        if linear.any():
+        if self.any_linear:
             line = py_min(py_max(1.0 - factor * (d - ref) / (far - ref), 0.0), 1.0)
-            gain = np.where(linear, np.where(far <= ref, 1.0, line), gain)
-        gain = np.where(rolloff == NONE, 1.0, gain)
-        for row in np.flatnonzero(rolloff == BY_LAW).tolist():
+            gain = np.where(rolloff == LINEAR, np.where(far <= ref, 1.0, line), gain)
+        if self.any_flat:
+            gain = np.where(rolloff == NONE, 1.0, gain)
+        for row in self.by_law:
             gain[row] = distance_gain(float(distance[row]), self.models[row])
         gain = self.volume * np.where(np.isnan(distance), 0.0, gain)
-        for row in np.flatnonzero(self.coned).tolist():
+        for row in self.coned_rows:
             heading, inner, outer, outer_gain = self.cones[row]
             gain[row] *= cone_gain(facing_angle(heading, -float(dx[row]), -float(dy[row]),
                                                 -float(dz[row])), inner, outer, outer_gain)
