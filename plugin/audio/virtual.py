@@ -73,7 +73,7 @@ class ParkedVoices:
         self.pending: dict[int, tuple[Any, ...]] = {}
         """Culled voices not parked at the last pass: slot -> their signature then."""
         self.next_pass = 0
-        """The tick of the next parking pass (``ChannelBank._park``)."""
+        """The tick of the next parking pass (``channel_cull.park``)."""
         self.dirty = False
         """The parked set changed: ``layout`` before the next advance."""
 

@@ -213,9 +213,9 @@ def churn_scene(monkeypatch, park: bool, ticks: int = 240):
     kind of change a game makes: setters, direct field writes, pitch, pauses, fades in
     seconds, Oni-style fades, a held bus, the overall volume, stops and steals. Returns
     the event log, the commands sent and every channel's cursor after every tick."""
-    import soundscape.audio.channels as channels_module
+    import soundscape.audio.channel_cull as cull_module
 
-    monkeypatch.setattr(channels_module, "PARK_AFTER_TICKS", 8 if park else 10**9)
+    monkeypatch.setattr(cull_module, "PARK_AFTER_TICKS", 8 if park else 10**9)
     esper.switch_world(f"churn-{park}")
     plugin, ctx, bank, sent = offline(real_voices=8)
     for i in range(6):

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from soundscape import Context, Settings
+from soundscape.audio import channel_laws, channel_stream
 from soundscape.audio import channels as channels_module
 from soundscape.audio.buses import Buses
 from soundscape.audio.channels import MODERN_ARRAY_LAWS, ensure_bank
@@ -34,7 +35,8 @@ def count_laws(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(channel.index)
         return apply_law(bank, channel, rate_hz, bits)
 
-    monkeypatch.setattr(channels_module, "apply_law", counted)
+    for module in (channel_laws, channel_stream):  # the law step; a replay's freeze
+        monkeypatch.setattr(module, "apply_law", counted)
     return calls
 
 
@@ -179,7 +181,7 @@ def test_array_laws_run_only_for_changed_channels_across_both_paths(monkeypatch)
         handles.append(handle := bank.acquire())
         bank.play(handle, "tone", volume=0.04 * (i + 1), loop=True)
     ran: list[int] = []
-    monkeypatch.setattr(channels_module, "apply_modern_laws",
+    monkeypatch.setattr(channel_laws, "apply_modern_laws",
                         lambda overall, chans, *args: ran.extend(c.index for c in chans)
                         or apply_modern_laws(overall, chans, *args))
     calls = count_laws(monkeypatch)

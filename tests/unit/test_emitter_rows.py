@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from soundscape import Settings, SoundscapePlugin, synth
-from soundscape.audio import channels as channels_module
+from soundscape.audio import channel_laws, channel_stream
 from soundscape.audio.commands import SET
 from soundscape.audio.emitter_rows import bearing_pans, py_max, py_min
 from soundscape.audio.emitters import Heard, spatial_of
@@ -177,10 +177,11 @@ def test_a_still_scene_sends_nothing_and_runs_no_law(monkeypatch):
         monkeypatch.setattr(mixer, "send", lambda commands, **kw: (sent.append(commands),
                                                                      send(commands, **kw)))
         laws: list[int] = []  # the channels whose law runs, one by one or as arrays
-        monkeypatch.setattr(channels_module, "apply_law",
-                            lambda bank, channel, *args: laws.append(channel.index) or apply_law(
-                                bank, channel, *args))
-        monkeypatch.setattr(channels_module, "apply_modern_laws",
+        for module in (channel_laws, channel_stream):  # the law step; a replay's freeze
+            monkeypatch.setattr(module, "apply_law",
+                                lambda bank, channel, *args: laws.append(channel.index)
+                                or apply_law(bank, channel, *args))
+        monkeypatch.setattr(channel_laws, "apply_modern_laws",
                             lambda overall, chans, *args: laws.extend(c.index for c in chans)
                             or apply_modern_laws(overall, chans, *args))
         for _ in range(3):

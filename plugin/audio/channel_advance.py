@@ -1,0 +1,118 @@
+"""Moving a bank's channels on in time (``ChannelBank.advance``): Oni's fades and
+overall-volume slide, the faders, the cursors and the ends, a busy ``modern`` bank's
+plainly playing cursors in one array step."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from soundscape.audio.profiles import MAX_STEP
+from soundscape.audio.pymath import py_max, py_min
+from soundscape.components.channel import PAUSED, PLAYING, UPDATING, Channel
+
+if TYPE_CHECKING:
+    from soundscape.audio.channels import ChannelBank
+
+OVERALL_SLIDE_PER_FRAME = 0.05
+"""Oni's overall volume moves to its target by at most this much a frame (0x483bd0;
+``SS2iVolume_Update`` runs once per ``SS2rUpdate``, whatever the ticks the frame took)."""
+
+
+def advance_one(bank: ChannelBank, channel: Channel, ticks: int,
+                held: frozenset[str] | set[str], *, moved: bool = False) -> None:
+    """One channel's fade, fader, cursor and end (``advance``); ``moved``: its cursor
+    has already moved this tick (``advance_modern``), only its end is left."""
+    if not moved:
+        if channel.fading:
+            fade_step(channel, ticks)
+        flags = channel.flags
+        if flags & UPDATING:
+            channel.flags = flags = flags & ~UPDATING
+        if flags & (PLAYING | PAUSED) != PLAYING or (held and channel.bus in held):
+            return  # paused, or its bus is: time stands still for it
+        if channel.level_rate_per_tick and level_step(bank, channel, ticks):
+            return
+        channel.cursor_frames += bank.playback_rate_hz(channel) * ticks / bank.ctx.clock.tick_hz
+    if channel.cursor_frames < channel.length_frames:
+        return
+    if channel.loop and channel.length_frames > 0:
+        channel.cursor_frames %= channel.length_frames
+        return
+    overshoot = channel.cursor_frames - channel.length_frames
+    channel.flags = (channel.flags & ~PLAYING) | UPDATING
+    bank.ctx.events.emit(bank.name, "end", sound=channel.sound, channel=channel.index)
+    handle = bank.handle(channel)
+    for callback in list(bank.on_end):  # one that raises is reported once
+        bank.ctx.events.call(bank.name, callback, bank, handle, channel, overshoot,
+                             role="on_end")
+
+
+def advance_modern(bank: ChannelBank, channels: list[Channel], ticks: int,
+                   held: frozenset[str] | set[str]) -> None:
+    """``advance`` of a busy ``modern`` bank with no ``on_end`` callback: the cursors of
+    its plainly playing channels (not paused, fading or held) move in one array step
+    (``held_rate_hz``'s float operations, so the same numbers); the channels with
+    anything else to do, and those that reached their end, go one by one in order."""
+    bank._advanced_ticks.update(dict.fromkeys([c.index for c in channels], ticks))
+    # 0: plainly playing, its cursor moves in the array step; 1: nothing to do
+    # (stopped or paused, not fading, no end to clear); 2: one by one
+    kinds = np.fromiter(
+        [0 if (f := c.flags) & (PLAYING | PAUSED | UPDATING) == PLAYING and not c.fading
+         and not c.level_rate_per_tick and not (held and c.bus in held)
+         else 1 if not (c.fading or f & UPDATING) and f & (PLAYING | PAUSED) != PLAYING
+         else 2 for c in channels], np.int8, len(channels))
+    todo = np.flatnonzero(kinds == 2)
+    plain = np.flatnonzero(kinds == 0)
+    if plain.size:
+        moving = [channels[i] for i in plain.tolist()]
+        n, output_hz = len(moving), float(bank.ctx.settings.sample_rate_hz)
+        rate = (np.fromiter([c.sample_rate_hz for c in moving], np.float64, n)
+                * np.fromiter([c.pitch for c in moving], np.float64, n))
+        with np.errstate(all="ignore"):  # a NaN or infinite rate holds still
+            held_rate = np.where(np.isfinite(rate),
+                                 py_min(py_max(rate, 0.0), MAX_STEP * output_hz), 0.0)
+            cursor = (np.fromiter([c.cursor_frames for c in moving], np.float64, n)
+                      + held_rate * ticks / bank.ctx.clock.tick_hz)
+            ended = ~(cursor < np.fromiter([c.length_frames for c in moving], np.float64, n))
+        for channel, frames in zip(moving, cursor.tolist(), strict=True):
+            channel.cursor_frames = frames
+        if ended.any():
+            todo = np.union1d(todo, plain[ended])
+    for i in todo.tolist():
+        advance_one(bank, channels[i], ticks, held, moved=bool(kinds[i] == 0))
+
+
+def slide_overall(bank: ChannelBank) -> None:
+    """One frame's slide (``SS2iVolume_Update``): 0.05 at most, however many ticks
+    the frame stepped, like the placed ambients' 0.05 slew of the same frame."""
+    delta = bank.overall_target - bank.overall_volume
+    step = OVERALL_SLIDE_PER_FRAME
+    if abs(delta) <= step:
+        bank.overall_volume = bank.overall_target
+    else:
+        bank.overall_volume += step if delta > 0 else -step
+
+
+def level_step(bank: ChannelBank, channel: Channel, ticks: int) -> bool:
+    """Move the fader toward its target; True when a fade-out stopped the voice."""
+    delta = channel.level_target - channel.level
+    step = channel.level_rate_per_tick * ticks
+    if abs(delta) <= step:
+        channel.level, channel.level_rate_per_tick = channel.level_target, 0.0
+    else:
+        channel.level += step if delta > 0 else -step
+    if channel.level_stop and channel.level <= 0.0:
+        return bank.stop(bank.handle(channel), reason="faded out")
+    return False
+
+
+def fade_step(channel: Channel, ticks: int) -> None:
+    delta = channel.fade_target - channel.volume
+    step = channel.fade_rate_per_tick * ticks
+    if abs(delta) <= step:
+        channel.volume = channel.fade_target
+        channel.fading = False
+    else:
+        channel.volume += step if delta > 0 else -step

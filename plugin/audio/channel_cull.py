@@ -1,0 +1,147 @@
+"""A virtual bank's real voices: the loudest ``real_voices`` playing channels are
+audible, the others culled (logged ``cull`` / ``restore``); culled voices whose inputs
+hold still are parked and woken (``soundscape.audio.virtual``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from soundscape.audio.virtual import PARK_AFTER_TICKS, signature
+from soundscape.components.channel import PAUSED, PLAYING, Channel
+
+if TYPE_CHECKING:
+    from soundscape.audio.channels import ChannelBank
+
+
+def cull_voices(bank: ChannelBank) -> None:
+    """Virtual banks: only the loudest ``real_voices`` playing channels are audible.
+
+    Loudness is the larger side gain; ties go to the lower channel index (one
+    ``np.partition`` over the bank, not a sort). A voice that goes virtual is
+    logged once as ``cull`` (with its loudness and rank), one that comes back as
+    ``restore``; a voice stays culled quietly while it is. The audio side hears
+    of a cull as a ``stop`` and of a restore as a new ``start`` (``commands``).
+    Culled voices whose inputs hold still are then parked
+    (``soundscape.audio.virtual``).
+    """
+    parked = bank._parked
+    if parked is None:
+        for rank, channel in enumerate(c for c in bank.channels if c.flags & PLAYING):
+            if not channel.audible:
+                set_audible(bank, channel, True, rank)
+        return
+    awake = awake_channels(bank)
+    slots = [c.index for c in awake]
+    parked.playing[slots] = [c.flags & PLAYING != 0 for c in awake]
+    parked.loud[slots] = [max(c.gain_left, c.gain_right) for c in awake]
+    playing = np.flatnonzero(parked.playing[: len(bank.channels)])
+    n, limit = playing.size, bank.real_voices
+    if limit is None or n <= limit:
+        for rank in np.flatnonzero(~parked.audible[playing]).tolist():
+            set_audible(bank, bank.channels[int(playing[rank])], True, rank)
+    else:
+        rank_voices(bank, playing, limit)
+    park(bank, awake)
+
+
+def rank_voices(bank: ChannelBank, playing: np.ndarray, limit: int) -> None:
+    """Voice the loudest ``limit`` of the ``playing`` slots; log the changes."""
+    parked = bank._parked
+    if parked is None:
+        return
+    neg = -parked.loud[playing]
+    edge = np.partition(neg, limit - 1)[limit - 1] if limit > 0 else -np.inf
+    audible = neg < edge
+    if limit > 0:
+        ties = np.flatnonzero(neg == edge)[: limit - int(np.count_nonzero(audible))]
+        audible[ties] = True  # the lower channel indices among equals
+    changed = np.flatnonzero(audible != parked.audible[playing])
+    if not changed.size:
+        return
+    n = playing.size
+    ranks = np.empty(n, dtype=np.int64)
+    ranks[np.lexsort((np.arange(n), neg))] = np.arange(n)
+    for i in changed[np.argsort(ranks[changed], kind="stable")].tolist():
+        set_audible(bank, bank.channels[int(playing[i])], bool(audible[i]), int(ranks[i]))
+
+
+def park(bank: ChannelBank, awake: list[Channel]) -> None:
+    """Every ``PARK_AFTER_TICKS`` ticks: park the culled voices whose inputs are as
+    they were at the last pass, not fading, not paused, their bus not held and
+    the bank's overall volume still (a voice steered every tick never parks; the
+    pass costs nothing on the ticks between)."""
+    parked = bank._parked
+    tick = bank.ctx.clock.tick
+    if parked is None or tick < parked.next_pass or bank.overall_volume != bank.overall_target:
+        return
+    parked.next_pass = tick + PARK_AFTER_TICKS
+    if parked.count and parked.overall != bank.overall_volume:
+        parked.wake_all(bank.channels)
+    parked.overall = bank.overall_volume
+    held = bank.ctx.buses.paused_names if bank.ctx.has("buses") else frozenset()
+    before, now = parked.pending, {}
+    for channel in awake:
+        if channel.audible or channel.flags & (PLAYING | PAUSED) != PLAYING \
+                or channel.fading or channel.level_rate_per_tick or channel.bus in held:
+            continue
+        inputs = signature(channel)
+        if before.get(channel.index) == inputs:
+            parked.park(channel, bank.playback_rate_hz(channel),
+                        max(channel.gain_left, channel.gain_right))
+        else:
+            now[channel.index] = inputs
+    parked.pending = now
+
+
+def set_audible(bank: ChannelBank, channel: Channel, audible: bool, rank: int) -> None:
+    """Log one ``cull`` or ``restore`` and mark the channel."""
+    bank.ctx.events.emit(bank.name, "restore" if audible else "cull", sound=channel.sound,
+                         channel=channel.index,
+                         gain=max(channel.gain_left, channel.gain_right), rank=rank,
+                         real_voices=bank.real_voices)
+    channel.audible = audible
+    if bank._parked is not None:
+        bank._parked.audible[channel.index] = audible
+        if audible:
+            bank._parked.wake(channel)
+    if audible:
+        bank._restored.append(channel.index)
+
+
+def advance_parked(bank: ChannelBank, ticks: int, held: frozenset[str] | set[str]) -> list[Channel]:
+    """A virtual bank's parked voices (``soundscape.audio.virtual``): wake the ones
+    whose inputs changed, whose bus is held or whose bank's overall volume moved;
+    move the others on in one step, waking those that end (the per-channel loop
+    ends them); write their cursors back. Returns the channels to step one by one."""
+    parked = bank._parked
+    if parked is None:
+        return bank.channels
+    if parked.count:
+        awake_channels(bank)
+        if bank.overall_volume != parked.overall:
+            parked.wake_all(bank.channels)
+        else:
+            for channel in parked.changed():
+                parked.wake(channel)
+            if held:
+                for channel in list(parked.channels):
+                    if channel.bus in held:
+                        parked.wake(channel)
+    awake_channels(bank)
+    for slot in parked.advance(ticks, bank.ctx.clock.tick_hz):
+        parked.wake(bank.channels[slot])
+    awake_channels(bank)
+    parked.write_back()
+    return bank._awake
+
+
+def awake_channels(bank: ChannelBank) -> list[Channel]:
+    """A virtual bank's channels that are not parked (laid out again after a change)."""
+    parked = bank._parked
+    if parked is not None and parked.dirty:
+        parked.layout(bank.channels)
+        on = parked.on[: len(bank.channels)].tolist()
+        bank._awake = [c for c, off in zip(bank.channels, on, strict=True) if not off]
+    return bank._awake

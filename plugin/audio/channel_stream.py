@@ -1,0 +1,165 @@
+"""A bank's side of the voice command stream (phase PUBLISH): the starts and stops
+since the last publish, a ``set`` for each voice whose parameters changed, the
+stops of culled voices and the starts of restored ones (``soundscape.audio.commands``)."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from soundscape.audio.commands import Command, VoiceParams, set_params, start, stop
+from soundscape.audio.profiles import apply_law, miles_factors
+from soundscape.components.channel import PAUSED, PLAYING, Channel
+from soundscape.errors import SoundscapeError
+
+if TYPE_CHECKING:
+    from soundscape.audio.channels import ChannelBank
+    from soundscape.audio.sounds import Sound
+
+
+def cut(bank: ChannelBank, channel: Channel) -> None:
+    """The channel's voice is stopped or stolen: a ``stop`` for the audio side
+    when it has the voice (one started since the last publish is simply never
+    sent; a culled one was stopped when it was culled)."""
+    voice = channel.voice_id
+    if bank._parked is not None:
+        bank._parked.wake(channel)
+    sent = bank._sent.pop(channel.index, None)
+    if voice in bank._unsent:
+        del bank._unsent[voice]
+    elif sent is not None and sent[0] == voice:
+        bank._ops.append((voice, -1, 0, 0.0, None))
+
+
+def freeze(bank: ChannelBank, channel: Channel) -> None:
+    """Before a channel is played again: a voice of it not yet published (one
+    that started and ended since) keeps the parameters it had."""
+    voice = channel.voice_id
+    if voice in bank._unsent and bank._unsent[voice] is None:
+        sound = next(op[4] for op in bank._ops if op[0] == voice)
+        if sound is not None:
+            apply_law(bank, channel, bank.ctx.settings.sample_rate_hz, sound.bits)
+            bank._unsent[voice] = voice_params(bank, channel, sound)
+
+
+def voice_params(bank: ChannelBank, channel: Channel, sound: Sound) -> VoiceParams:
+    """What the mixer needs of ``channel``'s voice (after the profile law)."""
+    miles = None
+    if bank.profile == "redguard" and sound.bits:
+        miles = miles_factors(channel.volume, channel.pan, sound.bits)
+    left, right = float(channel.gain_left), float(channel.gain_right)
+    send = ear = None
+    if channel.send is not None or channel.ear_rad is not None:  # the rooms feature
+        mono = math.sqrt((left * left + right * right) / 2.0)
+        if channel.send is not None:
+            send = (channel.send[0], channel.send[1] * mono)
+        if channel.ear_rad is not None:
+            ear, left, right = (channel.ear_rad, mono), 0.0, 0.0
+    bus, paused = 0, channel.flags & PAUSED != 0
+    if bank.ctx.has("buses"):
+        buses = bank.ctx.buses
+        bus = buses.index(channel.bus) if channel.bus in buses else 0
+        paused = paused or channel.bus in buses.paused_names
+    return VoiceParams(left, right, float(channel.step), bool(channel.loop), paused,
+                       bool(channel.audible), bank.profile == "modern", miles, send=send,
+                       ear=ear, lowpass_hz=float(channel.lowpass_hz), bus=bus)
+
+
+def commands(bank: ChannelBank, first_tick: int, out: list[Command]) -> None:
+    """Append this bank's commands since the last publish to ``out`` (PUBLISH).
+
+    Starts and stops in the order they happened (a start made before the
+    channel phase sits at ``first_tick``, one chained after it at the tick
+    after the frame's last), then a ``set`` for each voice whose parameters
+    changed, a ``stop`` for each voice culled since (``cull_voices``), and a
+    ``start`` for each voice restored: a new voice id, at the source frame the
+    game side's cursor had at ``first_tick`` (a loop's phase), so the sound
+    goes on where it would be. A voice culled at its start sends nothing, nor
+    does one that stays culled or ends while it is culled.
+    """
+    for voice, slot, advanced, offset, sound in bank._ops:
+        if slot < 0:
+            out.append(stop(voice))
+            continue
+        if voice not in bank._unsent or sound is None:
+            continue  # started and cut before this publish: never heard
+        channel = bank.channels[slot]
+        params = bank._unsent[voice]
+        if params is None:
+            params = voice_params(bank, channel, sound)
+        if not params.audible:
+            continue  # culled at its start: a restore starts it where it is then
+        out.append(start(voice, sound, params, tick=first_tick + advanced, offset=offset))
+        if channel.voice_id == voice:
+            bank._sent[slot] = (voice, params, sound)
+    sent = bank._sent
+    for slot, (voice, last, sound) in list(sent.items()):
+        channel = bank.channels[slot]
+        if channel.voice_id != voice or not channel.flags & PLAYING:
+            del sent[slot]  # it ended: the audio side plays it out
+            continue
+        if not channel.audible:
+            del sent[slot]  # culled: the audio side cuts it (``modern`` fades it)
+            out.append(stop(voice))
+            continue
+        if voice in bank._unsent:
+            continue  # its start has this tick's parameters
+        params = voice_params(bank, channel, sound)
+        if params != last:
+            out.append(set_params(voice, params))
+            sent[slot] = (voice, params, sound)
+    for slot in bank._restored:
+        restore(bank, bank.channels[slot], first_tick, out)
+
+
+def sound_of(bank: ChannelBank, channel: Channel) -> Sound | None:
+    """The sound data ``channel`` plays, as its ``play`` found it (the sound bank
+    keeps a sound while a channel plays it, culled or not)."""
+    if channel.sound is None or not bank.ctx.has("sounds"):
+        return None
+    try:
+        return bank.ctx.sounds.get(channel.sound, bank.convert_rate_hz)
+    except SoundscapeError:
+        return None
+
+
+def restore(bank: ChannelBank, channel: Channel, first_tick: int, out: list[Command]) -> None:
+    """A voice back from virtual starts again on the audio side (a new voice id)
+    at the source frame its game-side cursor had when this tick interval began."""
+    slot, sound = channel.index, sound_of(bank, channel)
+    if not (channel.flags & PLAYING and channel.audible) or slot in bank._sent \
+            or channel.voice_id in bank._unsent or sound is None:
+        return  # stopped, culled again or played anew since: nothing to restore
+    moved = 0.0
+    held = bank.ctx.buses.paused_names if bank.ctx.has("buses") else frozenset()
+    if not channel.flags & PAUSED and channel.bus not in held:
+        ticks = ticks_advanced(bank, slot)
+        moved = bank.playback_rate_hz(channel) * ticks / bank.ctx.clock.tick_hz
+    offset = channel.cursor_frames - moved
+    if channel.loop and channel.length_frames > 0:
+        offset %= channel.length_frames
+    channel.voice_id = voice = next(bank.ctx.voice_ids)
+    params = voice_params(bank, channel, sound)
+    out.append(start(voice, sound, params, tick=first_tick, offset=max(offset, 0.0),
+                     fade_in=True))
+    bank._sent[slot] = (voice, params, sound)
+
+
+def mark_published(bank: ChannelBank) -> None:
+    """The mixer has this tick's commands: later plays start at the next interval."""
+    bank._advanced_ticks.clear()
+    if bank._parked is not None:
+        bank._parked.moved[:] = False
+    bank._ops.clear()
+    bank._unsent.clear()
+    bank._restored.clear()
+
+
+def ticks_advanced(bank: ChannelBank, slot: int) -> int:
+    """Ticks channel ``slot`` has advanced since the last publish (0: a play on it
+    starts at the interval's first tick; else at the tick after its last)."""
+    ticks = bank._advanced_ticks.get(slot)
+    if ticks is not None:
+        return ticks
+    parked = bank._parked
+    return bank._last_ticks if parked is not None and parked.moved[slot] else 0
