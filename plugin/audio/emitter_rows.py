@@ -7,7 +7,8 @@ emitter's settings as numpy arrays (read again only for the emitters whose
 ``Emitter.revision`` moved), the place and tick each was last seen at (a derived
 velocity) and the channel each plays on. Each tick every position is read into
 three arrays and every distance, gain, pan and doppler factor is computed with
-array operations (``hear``).
+array operations (``hear_rows``, the array twin of ``EmitterService.hear``), and
+every playing voice is steered in one loop (``steer_rows``).
 
 The array laws do the floating-point operations of the per-source laws
 (``EmitterService.hear``, ``soundscape.laws.spatial``, ``laws.modern.bearing_pan``)
@@ -23,12 +24,14 @@ for the few emitters with a cone, the exponential or a custom rolloff.
 from __future__ import annotations
 
 import math
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 import esper
 import numpy as np
 
 from soundscape.audio.pymath import Array, py_max, py_min
+from soundscape.components.channel import PLAYING
 from soundscape.components.emitter import Emitter
 from soundscape.components.spatial import Position, Velocity
 from soundscape.laws.spatial import (
@@ -38,12 +41,17 @@ from soundscape.laws.spatial import (
     cone_gain,
     distance_gain,
     facing_angle,
+    transmission_gain,
+    wall_cutoff_hz,
 )
 
 if TYPE_CHECKING:
     from soundscape.audio.channels import ChannelBank
+    from soundscape.audio.emitters import Ears, EmitterService
     from soundscape.components.channel import Channel
 
+PLACE = attrgetter("x_m", "y_m", "z_m")
+"""``Position.as_tuple`` without the method call (the per-voice loop's place)."""
 INVERSE, LINEAR, NONE, BY_LAW = 0, 1, 2, 3
 """``EmitterRows.rolloff`` codes: the three models done in arrays, and the rest
 (``"exponential"``, ``"custom"``) done by ``laws.spatial.distance_gain`` per emitter."""
@@ -289,3 +297,100 @@ def doppler_pitches(sx: Array, sy: Array, sz: Array, source_velocity: Array,
     denominator = c - factor * v_s
     pitch = py_min(py_max((c - factor * v_l) / denominator, DOPPLER_MIN_PITCH), DOPPLER_MAX_PITCH)
     return np.where(usable, np.where(denominator <= 0.0, DOPPLER_MAX_PITCH, pitch), 1.0)
+
+
+# -- the emitter service's array path (``EmitterService.update``) ------------------
+
+
+def hear_rows(service: EmitterService, rows: EmitterRows, x: Array, y: Array, z: Array,
+              finite: Array, ears: Ears | None) -> tuple[Array, Array, Array, Array]:
+    """``hear`` of every emitter row: (gain, pan, doppler factor, cutoff) arrays.
+
+    An emitter that is disabled has its values computed but not used (and no
+    track or walls); a non-finite place is silent.
+    """
+    n = rows.count
+    heard = rows.enabled & finite
+    moving = heard & rows.doppler if service.doppler_factor else np.zeros(n, bool)
+    velocity = row_velocities(service, rows, moving, x, y, z)
+    if ears is None:
+        return np.zeros(n), np.zeros(n), np.ones(n), np.zeros(n)
+    lx, ly, lz = ears.xyz
+    dx, dy, dz = x - lx, y - ly, z - lz
+    gain = rows.gains(dx, dy, dz)
+    pan = bearing_pans(dx, dz, ears.heading_rad)
+    lowpass = np.zeros(n)
+    walled = np.flatnonzero(heard & rows.occlusion & (gain > 0.0))
+    walls = service._walls() if walled.size else None
+    if walls is not None:
+        for row in walled.tolist():
+            count, loss_db = walls.hear_through(rows.entities[row],
+                                                rows.positions[row].as_tuple(), ears.xyz)
+            if count:
+                gain[row] = gain[row] * transmission_gain(loss_db)
+                lowpass[row] = wall_cutoff_hz(count)
+    doppler = np.ones(n)
+    if service.doppler_factor != 0.0 and moving.any():
+        shift = doppler_pitches(lx - x, ly - y, lz - z, velocity, ears.velocity,
+                                service.speed_of_sound_mps, service.doppler_factor)
+        doppler = np.where(moving, shift, 1.0)
+    if not finite.all():
+        gain[~finite], pan[~finite], doppler[~finite], lowpass[~finite] = 0.0, 0.0, 1.0, 0.0
+    return gain, pan, doppler, lowpass
+
+
+def row_velocities(service: EmitterService, rows: EmitterRows, moving: Array, x: Array,
+                   y: Array, z: Array) -> Array:
+    """``velocity_of`` where ``moving`` is set (3 x rows; 0 elsewhere): a
+    ``Velocity`` component, else the derived one (a listener's entity keeps its
+    track in ``_tracks``, shared with ``ears``)."""
+    velocity = np.zeros((3, rows.count))
+    if not moving.any():
+        return velocity
+    derive = moving & ~rows.given
+    for row in np.flatnonzero(moving & rows.given).tolist():
+        v = rows.velocities[row].as_tuple()  # type: ignore[union-attr]
+        if math.isfinite(v[0] + v[1] + v[2]):
+            velocity[:, row] = v
+    for ent in service._tracks:  # a listener's entity: its track is shared with ``ears``
+        shared = rows.row_of.get(ent)
+        if shared is not None and derive[shared]:
+            derive[shared] = False
+            velocity[:, shared] = service.velocity_of(ent, rows.positions[shared].as_tuple())
+    at = np.flatnonzero(derive)
+    if at.size:
+        velocity[:, at] = rows.derived_velocity(at, x, y, z, service.ctx.clock.tick,
+                                                service.ctx.clock.tick_hz,
+                                                service.speed_of_sound_mps ** 2)
+    return velocity
+
+
+def steer_rows(rows: EmitterRows, gain: Array, pan: Array, pitch: Array, lowpass: Array,
+               moved: Array) -> list[int]:
+    """Set every playing emitter voice's volume, pan, pitch and cutoff (and its
+    position when it moved), as ``EmitterService._steer`` would; the rows whose voice
+    ended, was stopped or plays another sound are returned for ``_update_emitter``."""
+    live = np.flatnonzero(rows.live)
+    if not live.size:
+        return []
+    if live.size == rows.count:  # every emitter plays: no gathering
+        channels, generations, sounds = rows.channels, rows.generations, rows.sounds
+        positions, values = rows.positions, (gain, pan, pitch, lowpass, moved)
+    else:
+        at = live.tolist()
+        channels = [rows.channels[row] for row in at]
+        generations = [rows.generations[row] for row in at]
+        sounds = [rows.sounds[row] for row in at]
+        positions = [rows.positions[row] for row in at]
+        values = (gain[live], pan[live], pitch[live], lowpass[live], moved[live])
+    stale = []
+    for i, (channel, generation, sound, volume, p, q, cutoff, move) in enumerate(zip(
+            channels, generations, sounds, *(v.tolist() for v in values), strict=True)):
+        if channel is None or channel.generation != generation \
+                or not channel.flags & PLAYING or channel.sound != sound:
+            stale.append(int(live[i]))
+            continue
+        channel.volume, channel.pan, channel.pitch, channel.lowpass_hz = volume, p, q, cutoff
+        if move:
+            channel.position = PLACE(positions[i])
+    return stale

@@ -48,16 +48,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 import esper
 import numpy as np
 
 from soundscape.audio.channels import ChannelBank, Handle, SoundHandle
-from soundscape.audio.emitter_rows import Array, EmitterRows, bearing_pans, doppler_pitches
+from soundscape.audio.emitter_rows import EmitterRows, hear_rows, steer_rows
 from soundscape.audio.play2d import check_bus
-from soundscape.components.channel import PLAYING
 from soundscape.components.emitter import Emitter, check_distances, check_seconds, check_spatial
 from soundscape.components.spatial import Position, Velocity
 from soundscape.errors import SoundscapeError
@@ -82,8 +80,6 @@ BANK = "modern"
 
 Vec3 = tuple[float, float, float]
 _STILL: Vec3 = (0.0, 0.0, 0.0)
-PLACE = attrgetter("x_m", "y_m", "z_m")
-"""``Position.as_tuple`` without the method call (the per-voice loop's place)."""
 
 
 @dataclass(slots=True)
@@ -361,9 +357,9 @@ class EmitterService:
 
         The emitters go as arrays (``EmitterRows``, rebuilt when esper's query list
         is new): every place, gain, pan and doppler factor in one pass
-        (``_hear_rows``), then every playing voice steered in one loop
-        (``_steer_rows``); only the emitters with something to start, stop or log
-        take the per-emitter path (``_update_emitter``), in esper's order.
+        (``emitter_rows.hear_rows``), then every playing voice steered in one loop
+        (``emitter_rows.steer_rows``); only the emitters with something to start, stop
+        or log take the per-emitter path (``_update_emitter``), in esper's order.
         """
         ears = self.ears()
         bank = self.bank
@@ -398,11 +394,11 @@ class EmitterService:
         x, y, z = rows.places()
         with np.errstate(all="ignore"):  # NaN and inf places are expected: silenced below
             finite = np.isfinite(x + y + z)
-            gain, pan, doppler, lowpass = self._hear_rows(rows, x, y, z, finite, ears)
+            gain, pan, doppler, lowpass = hear_rows(self, rows, x, y, z, finite, ears)
             pitch = rows.pitch * doppler
             moved = ~((x == rows.xyz[0]) & (y == rows.xyz[1]) & (z == rows.xyz[2]))
         rows.xyz = np.stack((x, y, z))
-        update = set(self._steer_rows(rows, gain, pan, pitch, lowpass, moved))
+        update = set(steer_rows(rows, gain, pan, pitch, lowpass, moved))
         update.update(np.flatnonzero(~(rows.idle | rows.live)).tolist())
         check = set(np.flatnonzero(~(np.isfinite(x) & np.isfinite(y) & np.isfinite(z))).tolist())
         check.update(row for ent in self._bad_positions
@@ -415,97 +411,6 @@ class EmitterService:
                 heard = Heard(float(gain[row]), float(pan[row]), float(doppler[row]),
                               float(lowpass[row]))
                 self._update_emitter(ent, emitter, pos.as_tuple(), heard)
-
-    def _hear_rows(self, rows: EmitterRows, x: Array, y: Array, z: Array, finite: Array,
-                   ears: Ears | None) -> tuple[Array, Array, Array, Array]:
-        """``hear`` of every emitter row: (gain, pan, doppler factor, cutoff) arrays.
-
-        An emitter that is disabled has its values computed but not used (and no
-        track or walls); a non-finite place is silent.
-        """
-        n = rows.count
-        heard = rows.enabled & finite
-        moving = heard & rows.doppler if self.doppler_factor else np.zeros(n, bool)
-        velocity = self._row_velocities(rows, moving, x, y, z)
-        if ears is None:
-            return np.zeros(n), np.zeros(n), np.ones(n), np.zeros(n)
-        lx, ly, lz = ears.xyz
-        dx, dy, dz = x - lx, y - ly, z - lz
-        gain = rows.gains(dx, dy, dz)
-        pan = bearing_pans(dx, dz, ears.heading_rad)
-        lowpass = np.zeros(n)
-        walled = np.flatnonzero(heard & rows.occlusion & (gain > 0.0))
-        walls = self._walls() if walled.size else None
-        if walls is not None:
-            for row in walled.tolist():
-                count, loss_db = walls.hear_through(rows.entities[row],
-                                                    rows.positions[row].as_tuple(), ears.xyz)
-                if count:
-                    gain[row] = gain[row] * transmission_gain(loss_db)
-                    lowpass[row] = wall_cutoff_hz(count)
-        doppler = np.ones(n)
-        if self.doppler_factor != 0.0 and moving.any():
-            shift = doppler_pitches(lx - x, ly - y, lz - z, velocity, ears.velocity,
-                                    self.speed_of_sound_mps, self.doppler_factor)
-            doppler = np.where(moving, shift, 1.0)
-        if not finite.all():
-            gain[~finite], pan[~finite], doppler[~finite], lowpass[~finite] = 0.0, 0.0, 1.0, 0.0
-        return gain, pan, doppler, lowpass
-
-    def _row_velocities(self, rows: EmitterRows, moving: Array, x: Array, y: Array,
-                        z: Array) -> Array:
-        """``velocity_of`` where ``moving`` is set (3 x rows; 0 elsewhere): a
-        ``Velocity`` component, else the derived one (a listener's entity keeps its
-        track in ``_tracks``, shared with ``ears``)."""
-        velocity = np.zeros((3, rows.count))
-        if not moving.any():
-            return velocity
-        derive = moving & ~rows.given
-        for row in np.flatnonzero(moving & rows.given).tolist():
-            v = rows.velocities[row].as_tuple()  # type: ignore[union-attr]
-            if math.isfinite(v[0] + v[1] + v[2]):
-                velocity[:, row] = v
-        for ent in self._tracks:  # a listener's entity: its track is shared with ``ears``
-            shared = rows.row_of.get(ent)
-            if shared is not None and derive[shared]:
-                derive[shared] = False
-                velocity[:, shared] = self.velocity_of(ent, rows.positions[shared].as_tuple())
-        at = np.flatnonzero(derive)
-        if at.size:
-            velocity[:, at] = rows.derived_velocity(at, x, y, z, self.ctx.clock.tick,
-                                                    self.ctx.clock.tick_hz,
-                                                    self.speed_of_sound_mps ** 2)
-        return velocity
-
-    def _steer_rows(self, rows: EmitterRows, gain: Array, pan: Array, pitch: Array,
-                    lowpass: Array, moved: Array) -> list[int]:
-        """Set every playing emitter voice's volume, pan, pitch and cutoff (and its
-        position when it moved), as ``_steer`` would; the rows whose voice ended, was
-        stopped or plays another sound are returned for ``_update_emitter``."""
-        live = np.flatnonzero(rows.live)
-        if not live.size:
-            return []
-        if live.size == rows.count:  # every emitter plays: no gathering
-            channels, generations, sounds = rows.channels, rows.generations, rows.sounds
-            positions, values = rows.positions, (gain, pan, pitch, lowpass, moved)
-        else:
-            at = live.tolist()
-            channels = [rows.channels[row] for row in at]
-            generations = [rows.generations[row] for row in at]
-            sounds = [rows.sounds[row] for row in at]
-            positions = [rows.positions[row] for row in at]
-            values = (gain[live], pan[live], pitch[live], lowpass[live], moved[live])
-        stale = []
-        for i, (channel, generation, sound, volume, p, q, cutoff, move) in enumerate(zip(
-                channels, generations, sounds, *(v.tolist() for v in values), strict=True)):
-            if channel is None or channel.generation != generation \
-                    or not channel.flags & PLAYING or channel.sound != sound:
-                stale.append(int(live[i]))
-                continue
-            channel.volume, channel.pan, channel.pitch, channel.lowpass_hz = volume, p, q, cutoff
-            if move:
-                channel.position = PLACE(positions[i])
-        return stale
 
     def _check_position(self, ent: int, emitter: Emitter, pos: Position) -> None:
         """Log an emitter whose position turns non-finite, once until it is finite again."""
