@@ -35,7 +35,10 @@ def cull_voices(bank: ChannelBank) -> None:
     awake = awake_channels(bank)
     slots = [c.index for c in awake]
     parked.playing[slots] = [c.flags & PLAYING != 0 for c in awake]
-    parked.loud[slots] = [max(c.gain_left, c.gain_right) for c in awake]
+    # Python's max(gain_left, gain_right) (the left kept on a tie or a NaN right),
+    # without a builtin call a channel
+    parked.loud[slots] = [c.gain_right if c.gain_right > c.gain_left else c.gain_left
+                          for c in awake]
     playing = np.flatnonzero(parked.playing[: len(bank.channels)])
     n, limit = playing.size, bank.real_voices
     if limit is None or n <= limit:

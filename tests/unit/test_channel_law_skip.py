@@ -268,3 +268,25 @@ def test_a_busy_modern_bank_steps_as_one_channel_at_a_time(monkeypatch):
     assert len(arrays) == len(one_by_one)
     for tick, (got, want) in enumerate(zip(arrays, one_by_one, strict=True)):
         assert got == want, f"tick {tick}"
+
+
+def test_cull_loudness_is_the_larger_side_gain_as_python_max():
+    """``cull_voices`` ranks by Python's ``max(gain_left, gain_right)`` (written without
+    the builtin call): the left on a tie (``0.0`` against ``-0.0``) and on a NaN right,
+    the NaN on a NaN left."""
+    from soundscape.audio.channel_cull import cull_voices
+
+    ctx = make_ctx()
+    bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
+                       real_voices=2)
+    pairs = [(0.25, 0.5), (0.5, 0.25), (0.0, -0.0), (-0.0, 0.0), (0.3, float("nan")),
+             (float("nan"), 0.3), (-1.0, -2.0), (0.7, 0.7)]
+    for _ in pairs:
+        bank.play(bank.acquire(), "tone", volume=0.5, loop=True)
+    bank.step(1, ctx.sounds)
+    for channel, (left, right) in zip(bank.channels, pairs, strict=True):
+        channel.gain_left, channel.gain_right = left, right
+    cull_voices(bank)
+    loud = bank._parked.loud[: len(pairs)].tolist()
+    assert repr(loud) == repr([max(left, right) for left, right in pairs])
+    assert repr(loud) != repr([max(right, left) for left, right in pairs])  # order matters
