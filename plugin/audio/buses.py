@@ -204,6 +204,9 @@ class Buses:
         """Buses paused now (themselves or by an ancestor): the banks hold their voices."""
         self._held: set[str] = set()
         """Buses ``pause_all`` paused (``resume_all`` unpauses these only)."""
+        self._voice_buses: dict[str, tuple[int, bool]] = {}
+        """``voice_bus`` by name, for ``_voice_key``: emptied when the tree or a pause changes."""
+        self._voice_key: frozenset[str] = self.paused_names
         self._new(MASTER, None)
         for name in DEFAULT_BUSES:
             self.add(name)
@@ -212,6 +215,7 @@ class Buses:
         bus = Bus(self, name, parent, len(self._list))
         self._buses[name] = bus
         self._list.append(bus)
+        self._voice_buses = {}
         return bus  # gain 1: what the mixer assumes for a bus it was never sent
 
     # -- the tree ------------------------------------------------------------------
@@ -251,6 +255,19 @@ class Buses:
         """The bus's index in the command stream (``VoiceParams.bus``)."""
         return self[name].index
 
+    def voice_bus(self, name: str) -> tuple[int, bool]:
+        """``(index, paused)`` of a voice on bus ``name`` (``VoiceParams.bus``; the bus or
+        an ancestor paused): ``(0, False)`` for a name that is no bus. Every voice's params
+        ask this every tick, so it is kept by name until the tree or a pause changes
+        (``paused_names`` is replaced then)."""
+        if self.paused_names is not self._voice_key:
+            self._voice_buses, self._voice_key = {}, self.paused_names
+        found = self._voice_buses.get(name)
+        if found is None:
+            found = (self.index(name) if name in self else 0, name in self.paused_names)
+            self._voice_buses[name] = found
+        return found
+
     def under(self, name: str) -> set[str]:
         """``name`` and every bus below it."""
         top = self[name]
@@ -262,6 +279,7 @@ class Buses:
         """Recompute ``paused_names`` (after a pause flag or the tree changed)."""
         self.paused_names = frozenset(
             bus.name for bus in self._list if any(b.paused for b in bus.lineage()))
+        self._voice_buses = {}
 
     def pause_all(self) -> None:
         """Pause every bus but ``ui`` (and the buses under it); ``master`` stays

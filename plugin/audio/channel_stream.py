@@ -57,9 +57,8 @@ def voice_params(bank: ChannelBank, channel: Channel, sound: Sound) -> VoicePara
             ear, left, right = (channel.ear_rad, mono), 0.0, 0.0
     bus, paused = 0, channel.flags & PAUSED != 0
     if bank.ctx.has("buses"):
-        buses = bank.ctx.buses
-        bus = buses.index(channel.bus) if channel.bus in buses else 0
-        paused = paused or channel.bus in buses.paused_names
+        bus, bus_paused = bank.ctx.buses.voice_bus(channel.bus)
+        paused = paused or bus_paused
     return VoiceParams(left, right, float(channel.step), bool(channel.loop), paused,
                        bool(channel.audible), bank.profile == "modern", miles, send=send,
                        ear=ear, lowpass_hz=float(channel.lowpass_hz), bus=bus)

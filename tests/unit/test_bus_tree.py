@@ -88,3 +88,30 @@ def test_changed_only_when_a_gain_moves():
     assert not buses.changed  # a pause reaches the mixer through the voices
     buses["ambience"].volume = 0.5
     assert buses.changed
+
+
+def test_voice_bus_is_kept_but_sees_every_pause_and_new_bus():
+    """``voice_bus`` (what every voice's params read each tick) is cached by name, yet
+    a pause, a resume, an ancestor's pause, ``pause_all`` and a bus added after a
+    voice asked for its name are all seen at once."""
+    buses = Buses()
+
+    def plain(name: str) -> tuple[int, bool]:  # the uncached rule
+        return (buses.index(name) if name in buses else 0, name in buses.paused_names)
+
+    names = ["sfx", "music", "ui", "steps", "nope"]
+    assert [buses.voice_bus(n) for n in names] == [plain(n) for n in names]
+    assert buses.voice_bus("steps") == (0, False)  # no such bus yet
+    steps = buses.add("steps", parent="sfx")
+    assert buses.voice_bus("steps") == (steps.index, False) != (0, False)
+    buses["sfx"].paused = True  # the parent: steps is held too
+    assert buses.voice_bus("steps") == (steps.index, True)
+    assert buses.voice_bus("sfx")[1] and not buses.voice_bus("music")[1]
+    buses["sfx"].paused = False
+    assert not buses.voice_bus("steps")[1]
+    buses.pause_all()
+    assert [buses.voice_bus(n) for n in names] == [plain(n) for n in names]
+    assert buses.voice_bus("music")[1] and not buses.voice_bus("ui")[1]
+    buses.resume_all()
+    assert [buses.voice_bus(n) for n in names] == [plain(n) for n in names]
+    assert not buses.voice_bus("music")[1]
