@@ -59,9 +59,10 @@ def voice_params(bank: ChannelBank, channel: Channel, sound: Sound) -> VoicePara
     if bank.ctx.has("buses"):
         bus, bus_paused = bank.ctx.buses.voice_bus(channel.bus)
         paused = paused or bus_paused
+    # positional (VoiceParams' field order): a keyword call costs a voice ~0.2 us a tick
     return VoiceParams(left, right, float(channel.step), bool(channel.loop), paused,
-                       bool(channel.audible), bank.profile == "modern", miles, send=send,
-                       ear=ear, lowpass_hz=float(channel.lowpass_hz), bus=bus)
+                       bool(channel.audible), bank.profile == "modern", miles, send, ear,
+                       float(channel.lowpass_hz), bus)
 
 
 def commands(bank: ChannelBank, first_tick: int, out: list[Command]) -> None:

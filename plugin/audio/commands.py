@@ -111,8 +111,9 @@ def start(voice: int, sound: Sound, params: VoiceParams, *, tick: int = 0, frame
 
 
 def set_params(voice: int, params: VoiceParams) -> Command:
-    """A ``SET`` command."""
-    return Command(SET, voice, params=params)
+    """A ``SET`` command (every changed voice's, every tick: positional, ``Command``'s
+    field order, as a keyword call costs twice as much)."""
+    return Command(SET, voice, 0, 0.0, None, params)
 
 
 def stop(voice: int) -> Command:

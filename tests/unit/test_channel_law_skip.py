@@ -290,3 +290,30 @@ def test_cull_loudness_is_the_larger_side_gain_as_python_max():
     loud = bank._parked.loud[: len(pairs)].tolist()
     assert repr(loud) == repr([max(left, right) for left, right in pairs])
     assert repr(loud) != repr([max(right, left) for left, right in pairs])  # order matters
+
+
+def test_voice_params_and_set_commands_fill_every_field_in_place():
+    """``voice_params`` and ``set_params`` build their tuples positionally (the
+    per-tick path): each value lands in its named field."""
+    from soundscape.audio.commands import VoiceParams, set_params
+
+    ctx = make_ctx()
+    ctx.buses = Buses()
+    bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern")
+    handle = bank.acquire()
+    bank.play(handle, "tone", volume=0.5, pan=0.25, pitch=1.5, loop=True, bus="music")
+    bank.set_lowpass(handle, 900.0)
+    bank.step(1, ctx.sounds)
+    channel = bank.channels[0]
+    channel.send = (4, 0.5)
+    sound = ctx.sounds.get("tone")
+    params = channel_stream.voice_params(bank, channel, sound)
+    mono = ((channel.gain_left ** 2 + channel.gain_right ** 2) / 2.0) ** 0.5
+    assert params == VoiceParams(gain_left=channel.gain_left, gain_right=channel.gain_right,
+                                 step=1.5, loop=True, paused=False, audible=True, ramp=True,
+                                 miles=None, send=(4, 0.5 * mono), ear=None,
+                                 lowpass_hz=900.0, bus=ctx.buses.index("music"))
+    assert params.bus != 0
+    command = set_params(7, params)
+    assert command == Command(SET, 7, params=params)
+    assert (command.op, command.voice, command.params, command.sound) == (SET, 7, params, None)
