@@ -55,7 +55,7 @@ def advance_modern(bank: ChannelBank, channels: list[Channel], ticks: int,
     its plainly playing channels (not paused, fading or held) move in one array step
     (``held_rate_hz``'s float operations, so the same numbers); the channels with
     anything else to do, and those that reached their end, go one by one in order."""
-    bank._advanced_ticks.update(dict.fromkeys([c.index for c in channels], ticks))
+    bank._advanced_ticks.update({c.index: ticks for c in channels})
     # 0: plainly playing, its cursor moves in the array step; 1: nothing to do
     # (stopped or paused, not fading, no end to clear); 2: one by one
     kinds = np.fromiter(
@@ -66,10 +66,10 @@ def advance_modern(bank: ChannelBank, channels: list[Channel], ticks: int,
     todo = np.flatnonzero(kinds == 2)
     plain = np.flatnonzero(kinds == 0)
     if plain.size:
-        moving = [channels[i] for i in plain.tolist()]
+        moving = channels if plain.size == len(channels) else [channels[i] for i in plain.tolist()]
         n, output_hz = len(moving), float(bank.ctx.settings.sample_rate_hz)
-        rate = (np.fromiter([c.sample_rate_hz for c in moving], np.float64, n)
-                * np.fromiter([c.pitch for c in moving], np.float64, n))
+        # the product in Python: the same IEEE double multiply as numpy's, one pass fewer
+        rate = np.fromiter([c.sample_rate_hz * c.pitch for c in moving], np.float64, n)
         with np.errstate(all="ignore"):  # a NaN or infinite rate holds still
             held_rate = np.where(np.isfinite(rate),
                                  py_min(py_max(rate, 0.0), MAX_STEP * output_hz), 0.0)
