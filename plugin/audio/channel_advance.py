@@ -58,10 +58,12 @@ def advance_modern(bank: ChannelBank, channels: list[Channel], ticks: int,
     bank._advanced_ticks.update({c.index: ticks for c in channels})
     # 0: plainly playing, its cursor moves in the array step; 1: nothing to do
     # (stopped or paused, not fading, no end to clear); 2: one by one
+    busy, sounding = PLAYING | PAUSED | UPDATING, PLAYING | PAUSED  # locals: read a channel
+    playing, updating = PLAYING, UPDATING
     kinds = np.fromiter(
-        [0 if (f := c.flags) & (PLAYING | PAUSED | UPDATING) == PLAYING and not c.fading
+        [0 if (f := c.flags) & busy == playing and not c.fading
          and not c.level_rate_per_tick and not (held and c.bus in held)
-         else 1 if not (c.fading or f & UPDATING) and f & (PLAYING | PAUSED) != PLAYING
+         else 1 if not (c.fading or f & updating) and f & sounding != playing
          else 2 for c in channels], np.int8, len(channels))
     todo = np.flatnonzero(kinds == 2)
     plain = np.flatnonzero(kinds == 0)

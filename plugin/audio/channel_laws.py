@@ -58,10 +58,11 @@ def modern_laws(bank: ChannelBank, stepped: list[Channel], rate_hz: int) -> None
     changed = np.flatnonzero((inputs != rows[:, slots]).any(axis=0))
     if not changed.size:
         return
-    rows[:, slots[changed]] = inputs[:, changed]
-    at = changed.tolist()
-    for channel in apply_modern_laws(bank.overall_volume, [stepped[i] for i in at],
-                                     rate_hz, inputs[:, changed]):
+    if changed.size < len(stepped):
+        slots, inputs = slots[changed], inputs[:, changed]
+        stepped = [stepped[i] for i in changed.tolist()]
+    rows[:, slots] = inputs  # (every channel changed, as when all move: no gathers)
+    for channel in apply_modern_laws(bank.overall_volume, stepped, rate_hz, inputs):
         report_bad_value(bank, channel)
 
 
