@@ -244,6 +244,31 @@ class EmitterRows:
         self.track_velocity[:, rows[~tracked]] = 0.0
         return out
 
+    def track_one(self, row: int, xyz: tuple[float, float, float], tick: int, tick_hz: float,
+                  limit_sq: float) -> tuple[float, float, float]:
+        """``derived_velocity`` of one row (``EmitterService._update_few``): the same
+        float operations on the same tracks."""
+        if not self.tracked[row]:
+            self.tracked[row] = True
+            self.track_xyz[:, row] = xyz
+            self.track_tick[row] = tick
+            self.track_velocity[:, row] = 0.0
+            return (0.0, 0.0, 0.0)
+        last = int(self.track_tick[row])
+        if last == tick:
+            vx, vy, vz = self.track_velocity[:, row].tolist()
+            return (vx, vy, vz)
+        x, y, z = xyz
+        tx, ty, tz = self.track_xyz[:, row].tolist()
+        rate = tick_hz / float(tick - last)
+        v = ((x - tx) * rate, (y - ty) * rate, (z - tz) * rate)
+        if not v[0] * v[0] + v[1] * v[1] + v[2] * v[2] < limit_sq:
+            v = (0.0, 0.0, 0.0)
+        self.track_velocity[:, row] = v
+        self.track_xyz[:, row] = xyz
+        self.track_tick[row] = tick
+        return v
+
     # -- the laws ---------------------------------------------------------------
 
     def gains(self, dx: Array, dy: Array, dz: Array) -> Array:

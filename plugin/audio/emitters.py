@@ -20,12 +20,15 @@ tick the plugin sets every such voice from the first active ``Listener``
 
 No listener, or a non-finite position, silences the voice without stopping it.
 
-The emitters are handled as arrays (``soundscape.audio.emitter_rows``): each
-tick reads every position, computes every gain, pan and doppler factor in one
-pass and steers every playing voice in one loop; an emitter's settings are read
-again only after a write to it (``Emitter.revision``), and only the emitters
-with something to start, stop or log take the per-emitter path. The numbers
-are those of the per-source law (``EmitterService.hear``) to the bit.
+The emitters are kept as rows (``soundscape.audio.emitter_rows``): from
+``ARRAY_EMITTERS`` emitters on, each tick reads every position, computes every
+gain, pan and doppler factor in one array pass and steers every playing voice in
+one loop; below it the same rows go one emitter at a time through the per-source
+law (numpy's cost per call is more than the work for a handful). An emitter's
+settings are read again only after a write to it (``Emitter.revision``), and only
+the emitters with something to start, stop or log take the per-emitter path. The
+numbers are those of the per-source law (``EmitterService.hear``) to the bit
+either way.
 
 Example:
     >>> import esper
@@ -47,6 +50,7 @@ Example:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -54,8 +58,9 @@ import esper
 import numpy as np
 
 from soundscape.audio.channels import ChannelBank, Handle, SoundHandle
-from soundscape.audio.emitter_rows import EmitterRows, hear_rows, steer_rows
+from soundscape.audio.emitter_rows import PLACE, EmitterRows, hear_rows, steer_rows
 from soundscape.audio.play2d import check_bus
+from soundscape.components.channel import PLAYING
 from soundscape.components.emitter import Emitter, check_distances, check_seconds, check_spatial
 from soundscape.components.spatial import Position, Velocity
 from soundscape.errors import SoundscapeError
@@ -77,6 +82,12 @@ if TYPE_CHECKING:
     from soundscape.seams import OcclusionForEmitters
 
 BANK = "modern"
+ARRAY_EMITTERS = 20
+"""From this many emitters ``EmitterService.update`` runs the laws as arrays
+(``_update_rows``); below it one emitter at a time (``_update_few``), where numpy's
+fixed cost per call is more than the work (bench_scaling's whole tick, arrays against
+one by one: 5 emitters 0.29 / 0.23 ms, 16: 0.57 / 0.54, 24: 0.65 / 0.66, 32: 0.79 /
+0.84). Both give the same numbers to the bit."""
 
 Vec3 = tuple[float, float, float]
 _STILL: Vec3 = (0.0, 0.0, 0.0)
@@ -114,6 +125,9 @@ class Heard:
 
 
 _SILENT = Heard(0.0, 0.0)
+_NOWHERE = Heard(0.0, 0.0)
+"""A row not heard this tick (disabled, or a non-finite place): the silence of
+``emitter_rows.hear_rows``."""
 
 
 @dataclass(slots=True)
@@ -355,11 +369,13 @@ class EmitterService:
     def update(self) -> None:
         """One tick: start, steer and stop every emitter and one-shot.
 
-        The emitters go as arrays (``EmitterRows``, rebuilt when esper's query list
-        is new): every place, gain, pan and doppler factor in one pass
-        (``emitter_rows.hear_rows``), then every playing voice steered in one loop
-        (``emitter_rows.steer_rows``); only the emitters with something to start, stop
-        or log take the per-emitter path (``_update_emitter``), in esper's order.
+        The emitters are kept as ``EmitterRows`` (rebuilt when esper's query list is
+        new). From ``ARRAY_EMITTERS`` rows on, every place, gain, pan and doppler factor
+        is computed in one pass (``emitter_rows.hear_rows``), then every playing voice
+        steered in one loop (``emitter_rows.steer_rows``); fewer rows go one at a time
+        (``_update_few``), with the same numbers, tracks and writes. Only the emitters
+        with something to start, stop or log take the per-emitter path
+        (``_update_emitter``), in esper's order, after every voice is steered.
         """
         ears = self.ears()
         bank = self.bank
@@ -369,8 +385,10 @@ class EmitterService:
         if reindexed:
             rows = self._rows = EmitterRows(query, rows)
         rows.refresh(bank)
-        if rows.count:
+        if rows.count >= ARRAY_EMITTERS:
             self._update_rows(rows, ears)
+        elif rows.count:
+            self._update_few(rows, ears)
         if reindexed:
             seen = set(rows.row_of)
             self._bad_positions &= seen
@@ -401,6 +419,75 @@ class EmitterService:
         update = set(steer_rows(rows, gain, pan, pitch, lowpass, moved))
         update.update(np.flatnonzero(~(rows.idle | rows.live)).tolist())
         check = set(np.flatnonzero(~(np.isfinite(x) & np.isfinite(y) & np.isfinite(z))).tolist())
+        self._follow_up(rows, update, check, lambda row: Heard(
+            float(gain[row]), float(pan[row]), float(doppler[row]), float(lowpass[row])))
+
+    def _update_few(self, rows: EmitterRows, ears: Ears | None) -> None:
+        """``_update_rows`` one emitter at a time (fewer than ``ARRAY_EMITTERS``): each
+        row through ``hear`` and steered, with the same tracks, walls, writes and
+        events, then the follow-ups in row order (``_follow_up``)."""
+        doppler_on = bool(self.doppler_factor)
+        old = rows.xyz.tolist()
+        xs, ys, zs = [], [], []
+        heard_rows: list[Heard] = []
+        update: set[int] = set()
+        check: set[int] = set()
+        for row, (ent, pos, enabled, live, idle, moving, volume, pitch, occlusion) in enumerate(
+                zip(rows.entities, rows.positions, rows.enabled.tolist(), rows.live.tolist(),
+                    rows.idle.tolist(), rows.doppler.tolist(), rows.volume.tolist(),
+                    rows.pitch.tolist(), rows.occlusion.tolist(), strict=True)):
+            place = PLACE(pos)
+            x, y, z = float(place[0]), float(place[1]), float(place[2])
+            xs.append(x)
+            ys.append(y)
+            zs.append(z)
+            if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
+                check.add(row)
+            if not enabled or not math.isfinite(x + y + z):
+                heard = _NOWHERE  # silent (a disabled row's values are not used)
+            else:
+                velocity = _STILL
+                if doppler_on and moving:
+                    velocity = self._row_velocity(rows, row, ent, place, (x, y, z))
+                heading, inner, outer, outer_gain = rows.cones[row]
+                heard = self.hear(ent, place, Spatial(volume, rows.models[row], occlusion,
+                                                      moving, heading,
+                                                      (inner, outer, outer_gain)),
+                                  velocity, ears)
+            heard_rows.append(heard)
+            if not live:
+                if not idle:
+                    update.add(row)
+                continue
+            channel = rows.channels[row]
+            if channel is None or channel.generation != rows.generations[row] \
+                    or not channel.flags & PLAYING or channel.sound != rows.sounds[row]:
+                update.add(row)
+                continue
+            channel.volume, channel.pan = heard.gain, heard.pan
+            channel.pitch, channel.lowpass_hz = pitch * heard.doppler, heard.lowpass_hz
+            if not (x == old[0][row] and y == old[1][row] and z == old[2][row]):
+                channel.position = place
+        rows.xyz = np.array((xs, ys, zs), np.float64)
+        self._follow_up(rows, update, check, heard_rows.__getitem__)
+
+    def _row_velocity(self, rows: EmitterRows, row: int, ent: int, place: Vec3,
+                      xyz: Vec3) -> Vec3:
+        """``emitter_rows.row_velocities`` of one row: its ``Velocity`` (0 unless
+        finite), a listener's shared track (``velocity_of``), else its row's track."""
+        given = rows.velocities[row]
+        if given is not None:
+            v = given.as_tuple()
+            return v if math.isfinite(v[0] + v[1] + v[2]) else _STILL
+        if ent in self._tracks:
+            return self.velocity_of(ent, place)
+        return rows.track_one(row, xyz, self.ctx.clock.tick, self.ctx.clock.tick_hz,
+                              self.speed_of_sound_mps ** 2)
+
+    def _follow_up(self, rows: EmitterRows, update: set[int], check: set[int],
+                   heard: Callable[[int], Heard]) -> None:
+        """The rows to log (``check``) or to start, stop or restart (``update``, as
+        ``heard``), in row order; the rows of logged bad places are checked again."""
         check.update(row for ent in self._bad_positions
                      if (row := rows.row_of.get(ent)) is not None)
         for row in sorted(update | check):
@@ -408,9 +495,7 @@ class EmitterService:
             if row in check:
                 self._check_position(ent, emitter, pos)
             if row in update:
-                heard = Heard(float(gain[row]), float(pan[row]), float(doppler[row]),
-                              float(lowpass[row]))
-                self._update_emitter(ent, emitter, pos.as_tuple(), heard)
+                self._update_emitter(ent, emitter, pos.as_tuple(), heard(row))
 
     def _check_position(self, ent: int, emitter: Emitter, pos: Position) -> None:
         """Log an emitter whose position turns non-finite, once until it is finite again."""
