@@ -36,7 +36,15 @@ from soundscape.audio.channel_rules import free_channel, oni_channel, redguard_c
 from soundscape.audio.commands import VoiceParams
 from soundscape.audio.profiles import held_rate_hz
 from soundscape.audio.virtual import PARK_AFTER_TICKS, ParkedVoices
-from soundscape.components.channel import AMBIENT, LOCKED, NONE, PLAYING, Channel, ChannelKind
+from soundscape.components.channel import (
+    AMBIENT,
+    LOCKED,
+    NONE,
+    PLAYING,
+    UPDATING,
+    Channel,
+    ChannelKind,
+)
 from soundscape.context import Context
 
 if TYPE_CHECKING:
@@ -249,9 +257,11 @@ class ChannelBank:
         if self.profile == "modern" and not self.on_end and len(channels) >= MODERN_ARRAY_LAWS:
             channel_advance.advance_modern(self, channels, ticks, held)
             return
+        advanced = self._advanced_ticks
         for channel in channels:
-            self._advanced_ticks[channel.index] = ticks
-            channel_advance.advance_one(self, channel, ticks, held)
+            advanced[channel.index] = ticks
+            if channel.fading or channel.flags & (PLAYING | UPDATING):  # else nothing to do
+                channel_advance.advance_one(self, channel, ticks, held)
 
     # -- phase CHANNELS --------------------------------------------------------------
 
