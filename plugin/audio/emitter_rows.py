@@ -2,7 +2,8 @@
 
 ``EmitterService.update`` keeps esper's ``(Emitter, Position)`` query as one
 ``EmitterRows``, rebuilt only when esper hands out a new query list (an entity or
-component was added or removed): the entities and their components, each
+component was added or removed) whose entities or components are not the rows'
+(``EmitterRows.holds``): the entities and their components, each
 emitter's settings as numpy arrays (read again only for the emitters whose
 ``Emitter.revision`` moved), the place and tick each was last seen at (a derived
 velocity) and the channel each plays on. Each tick every position is read into
@@ -24,7 +25,7 @@ for the few emitters with a cone, the exponential or a custom rolloff.
 from __future__ import annotations
 
 import math
-from operator import attrgetter
+from operator import attrgetter, is_, itemgetter
 from typing import TYPE_CHECKING, Any
 
 import esper
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
 
 PLACE = attrgetter("x_m", "y_m", "z_m")
 """``Position.as_tuple`` without the method call (the per-voice loop's place)."""
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 INVERSE, LINEAR, NONE, BY_LAW = 0, 1, 2, 3
 """``EmitterRows.rolloff`` codes: the three models done in arrays, and the rest
 (``"exponential"``, ``"custom"``) done by ``laws.spatial.distance_gain`` per emitter."""
@@ -123,6 +125,20 @@ class EmitterRows:
         if previous is not None and previous.count and n:
             self._carry(previous)
         self._sort_rolloffs()
+
+    def holds(self, query: list[Any]) -> bool:
+        """True when a new esper query list (any entity or component created or
+        deleted anywhere makes one) has these rows' entities, ``Emitter`` and
+        ``Position`` objects in the same order, and each entity the same ``Velocity``:
+        the rows still stand (compared in C passes of identity, as
+        ``walls.WallReader.changes``)."""
+        if len(query) != self.count or list(map(_FIRST, query)) != self.entities:
+            return False
+        parts = list(map(_SECOND, query))
+        return (all(map(is_, map(_FIRST, parts), self.emitters))
+                and all(map(is_, map(_SECOND, parts), self.positions))
+                and all(map(is_, [esper.try_component(entity, Velocity)
+                                  for entity in self.entities], self.velocities)))
 
     def _carry(self, previous: EmitterRows) -> None:
         """Keep what the old rows knew of the entities still here: places, tracks, and

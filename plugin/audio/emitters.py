@@ -369,9 +369,10 @@ class EmitterService:
     def update(self) -> None:
         """One tick: start, steer and stop every emitter and one-shot.
 
-        The emitters are kept as ``EmitterRows`` (rebuilt when esper's query list is
-        new). From ``ARRAY_EMITTERS`` rows on, every place, gain, pan and doppler factor
-        is computed in one pass (``emitter_rows.hear_rows``), then every playing voice
+        The emitters are kept as ``EmitterRows``, rebuilt when esper's query list is
+        new and does not hold the rows' entities and components (``EmitterRows.holds``).
+        From ``ARRAY_EMITTERS`` rows on, every place, gain, pan and doppler factor is
+        computed in one pass (``emitter_rows.hear_rows``), then every playing voice
         steered in one loop (``emitter_rows.steer_rows``); fewer rows go one at a time
         (``_update_few``), with the same numbers, tracks and writes. Only the emitters
         with something to start, stop or log take the per-emitter path
@@ -382,7 +383,9 @@ class EmitterService:
         query = esper.get_components(Emitter, Position)
         rows = self._rows
         reindexed = query is not rows.query
-        if reindexed:
+        if reindexed and rows.holds(query):
+            rows.query, reindexed = query, False  # another entity came or went
+        elif reindexed:
             rows = self._rows = EmitterRows(query, rows)
         rows.refresh(bank)
         if rows.count >= ARRAY_EMITTERS:

@@ -292,3 +292,36 @@ def test_both_paths_leave_the_same_voices_tracks_and_events(seed, monkeypatch):
     for tick, (a, b) in enumerate(zip(arrays, one_by_one, strict=True)):
         assert a == b, f"tick {tick // 2}"
     assert any("bad_value" in e for e in arrays[-1])  # the odd places were logged
+
+
+def test_rows_stand_while_other_entities_come_and_go(path):
+    """esper hands out a new query list after any create or delete; the rows are
+    rebuilt only when an emitter's entity, ``Emitter``, ``Position`` or ``Velocity``
+    changed, and then the doppler shift uses the new ``Velocity``."""
+    plugin = install()
+    try:
+        service = plugin.context.emitters
+        esper.create_entity(Listener(), Position(0.0, 0.0, 0.0))
+        ents = [esper.create_entity(Emitter("hum", doppler=True), Position(5.0 + i, 0.0, 0.0))
+                for i in range(3)]
+        esper.process(1 / 60)
+        rows = service._rows
+        for _ in range(3):
+            gone = esper.create_entity(Position(1.0, 0.0, 0.0))  # not an emitter
+            esper.process(1 / 60)
+            esper.delete_entity(gone, immediate=True)
+            esper.process(1 / 60)
+            assert service._rows is rows
+            assert service._rows.query is esper.get_components(Emitter, Position)
+        esper.add_component(ents[1], Velocity(-100.0, 0.0, 0.0))  # towards the listener
+        esper.process(1 / 60)
+        assert service._rows is not rows
+        channel = plugin.context.channels["modern"].get(
+            esper.component_for_entity(ents[1], Emitter).handle)
+        assert channel.pitch > 1.0
+        rows = service._rows
+        esper.add_component(ents[2], Position(9.0, 0.0, 0.0))  # a new Position object
+        esper.process(1 / 60)
+        assert service._rows is not rows and service._rows.positions[2].x_m == 9.0
+    finally:
+        plugin.uninstall()
