@@ -33,6 +33,9 @@ def cull_voices(bank: ChannelBank) -> None:
                 set_audible(bank, channel, True, rank)
         return
     awake = awake_channels(bank)
+    if not parked.count and voice_all(bank, awake):
+        park(bank, awake)  # parks nothing: every playing voice is audible
+        return
     slots = [c.index for c in awake]
     parked.playing[slots] = [c.flags & PLAYING != 0 for c in awake]
     # Python's max(gain_left, gain_right) (the left kept on a tie or a NaN right),
@@ -47,6 +50,21 @@ def cull_voices(bank: ChannelBank) -> None:
     else:
         rank_voices(bank, playing, limit)
     park(bank, awake)
+
+
+def voice_all(bank: ChannelBank, awake: list[Channel]) -> bool:
+    """With no voice parked (``awake`` is every channel) and no more playing than
+    ``real_voices``: voice each one, ranked in channel order, as the array ranking
+    would, without its array writes (it writes every awake slot again when it next
+    runs); False (nothing done) when there are more."""
+    playing = [c for c in awake if c.flags & PLAYING]
+    limit = bank.real_voices
+    if limit is not None and len(playing) > limit:
+        return False
+    for rank, channel in enumerate(playing):
+        if not channel.audible:
+            set_audible(bank, channel, True, rank)
+    return True
 
 
 def rank_voices(bank: ChannelBank, playing: np.ndarray, limit: int) -> None:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from soundscape import Context, Settings
-from soundscape.audio import channel_laws, channel_stream
+from soundscape.audio import channel_cull, channel_laws, channel_stream
 from soundscape.audio import channels as channels_module
 from soundscape.audio.buses import Buses
 from soundscape.audio.channels import MODERN_ARRAY_LAWS, ensure_bank
@@ -211,17 +211,20 @@ def test_array_laws_run_only_for_changed_channels_across_both_paths(monkeypatch)
             fresh.gain_left, fresh.gain_right, fresh.step)
 
 
-def _busy_bank(array_paths: bool, monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
+def _busy_bank(array_paths: bool, monkeypatch: pytest.MonkeyPatch,
+               real_voices: int = 8) -> list[tuple]:
     """A busy modern bank under random plays, pitches (odd ones too), pauses, fades,
     fade-outs, stops and a paused bus, stepped tick by tick; every channel's state
     and every event after each tick."""
     monkeypatch.setattr(channels_module, "MODERN_ARRAY_LAWS", 16 if array_paths else 10 ** 9)
+    if not array_paths:  # the cull's array ranking every tick, never its voice-all path
+        monkeypatch.setattr(channel_cull, "voice_all", lambda bank, awake: False)
     ctx = make_ctx()
     ctx.buses = Buses()
     ctx.sounds.add("blip", np.zeros(2_400, dtype=np.float32), 48_000)
     ctx.sounds.add("hum", np.zeros(14_400, dtype=np.float32), 48_000)
     bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
-                       real_voices=8)
+                       real_voices=real_voices)
     rng = random.Random(5)
     pitches = [1.0, 1.5, 0.25, -1.0, 0.0, 100.0, float("nan"), float("inf")]
 
@@ -260,11 +263,14 @@ def _busy_bank(array_paths: bool, monkeypatch: pytest.MonkeyPatch) -> list[tuple
     return trace
 
 
-def test_a_busy_modern_bank_steps_as_one_channel_at_a_time(monkeypatch):
+@pytest.mark.parametrize("real_voices", [8, 34, 64])
+def test_a_busy_modern_bank_steps_as_one_channel_at_a_time(monkeypatch, real_voices):
     """The array paths (laws and cursors) against the per-channel code: every channel's
-    cursor, flags, fader, gains and step after every tick, and every event, the same."""
-    arrays = _busy_bank(True, monkeypatch)
-    one_by_one = _busy_bank(False, monkeypatch)
+    cursor, flags, fader, gains and step after every tick, and every event, the same
+    (and the cull's voice-all path, taken while no more than ``real_voices`` play,
+    against its array ranking every tick)."""
+    arrays = _busy_bank(True, monkeypatch, real_voices)
+    one_by_one = _busy_bank(False, monkeypatch, real_voices)
     assert len(arrays) == len(one_by_one)
     for tick, (got, want) in enumerate(zip(arrays, one_by_one, strict=True)):
         assert got == want, f"tick {tick}"
