@@ -57,10 +57,13 @@ def voice_all(bank: ChannelBank, awake: list[Channel]) -> bool:
     ``real_voices``: voice each one, ranked in channel order, as the array ranking
     would, without its array writes (it writes every awake slot again when it next
     runs); False (nothing done) when there are more."""
-    playing = [c for c in awake if c.flags & PLAYING]
     limit = bank.real_voices
-    if limit is not None and len(playing) > limit:
-        return False
+    playing: list[Channel] = []
+    for channel in awake:
+        if channel.flags & PLAYING:
+            if len(playing) == limit:
+                return False  # more than real_voices: the ranking (stops at the first over)
+            playing.append(channel)
     for rank, channel in enumerate(playing):
         if not channel.audible:
             set_audible(bank, channel, True, rank)

@@ -99,7 +99,7 @@ class EmitterRows:
         self.given = np.array([v is not None for v in self.velocities], bool)
         self.row_of = {entity: row for row, entity in enumerate(self.entities)}
         n = self.count = len(rows)
-        self.revision = np.full(n, -1, np.int64)
+        self.revision: list[int] = [-1] * n
         self.channels: list[Channel | None] = [None] * n
         self.generations: list[int] = [-1] * n
         self.sounds: list[str] = [""] * n
@@ -158,10 +158,11 @@ class EmitterRows:
             return
         keep = np.array(same, np.int64)
         before = old[keep]
-        for name in ("revision", "enabled", "idle", "live", "volume", "rolloff", "ref", "far",
-                     "factor", "pitch", "coned", "occlusion", "doppler"):
+        for name in ("enabled", "idle", "live", "volume", "rolloff", "ref", "far", "factor",
+                     "pitch", "coned", "occlusion", "doppler"):
             getattr(self, name)[keep] = getattr(previous, name)[before]
         for row, b in zip(same, before.tolist(), strict=True):
+            self.revision[row] = previous.revision[b]
             self.channels[row] = previous.channels[b]
             self.generations[row] = previous.generations[b]
             self.sounds[row] = previous.sounds[b]
@@ -174,8 +175,11 @@ class EmitterRows:
         """Read again the settings of every emitter written since they were last read."""
         if not self.count:
             return
-        revision = np.fromiter([e.revision for e in self.emitters], np.int64, self.count)
-        changed = np.flatnonzero(revision != self.revision).tolist()
+        revision = [e.revision for e in self.emitters]
+        if revision == self.revision:
+            return  # nothing written since (one C comparison of the lists)
+        changed = [row for row, (now, then) in enumerate(zip(revision, self.revision, strict=True))
+                   if now != then]
         for row in changed:
             self._read(row, bank)
         self.revision = revision
