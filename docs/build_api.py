@@ -56,7 +56,10 @@ def resolve_namedtuple_annotations(modules: list[str]) -> None:
             fields = getattr(value, "_fields", None)
             if (isinstance(value, type) and issubclass(value, tuple) and fields is not None
                     and getattr(value, "__module__", None) == name):
-                hints = typing.get_type_hints(value)
+                try:
+                    hints = typing.get_type_hints(value)
+                except NameError:  # a subclass's own annotation of a type-checking name:
+                    continue  # its ``__new__`` is its base's, resolved with the base
                 value.__new__.__annotations__ = {k: hints[k] for k in fields if k in hints}
 
 
