@@ -91,16 +91,20 @@ def release(bank: ChannelBank, handle: Handle | None) -> None:
 
 
 def set_volume(bank: ChannelBank, handle: Handle | None, volume: float) -> None:
+    """The voice's volume in its profile's units (``Channel.volume``), read by the
+    bank's law at the next CHANNELS phase."""
     if (channel := bank.get(handle)) is not None:
         channel.volume = float(volume)
 
 
 def set_pan(bank: ChannelBank, handle: Handle | None, pan: float) -> None:
+    """The voice's pan in its profile's units (``Channel.pan``)."""
     if (channel := bank.get(handle)) is not None:
         channel.pan = float(pan)
 
 
 def set_pitch(bank: ChannelBank, handle: Handle | None, pitch: float) -> None:
+    """The voice's pitch in its profile's units (``Channel.pitch``)."""
     if (channel := bank.get(handle)) is not None:
         channel.pitch = float(pitch)
 
@@ -112,6 +116,7 @@ def set_lowpass(bank: ChannelBank, handle: Handle | None, cutoff_hz: float) -> N
 
 
 def set_rate_hz(bank: ChannelBank, handle: Handle | None, rate_hz: float) -> None:
+    """The voice's playback rate in Hz (``Channel.rate_hz``: Redguard's rate input)."""
     if (channel := bank.get(handle)) is not None:
         channel.rate_hz = float(rate_hz)
 

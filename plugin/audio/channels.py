@@ -89,8 +89,9 @@ class ChannelBank:
         self.bus = bus
         """The bus a voice plays on when ``play`` names none (``ctx.buses``)."""
         self._reported: set[tuple[int, int]] = set()
-        self._bad_buses: set[tuple[str, str]] = set()
         """(channel, serial) of voices already logged as ``bad_value``."""
+        self._bad_buses: set[tuple[str, str]] = set()
+        """Unknown bus names already logged (``channel_play.bus_for``)."""
         self.channels: list[Channel] = []
         self.entities: list[int] = []
         self.on_end: list[EndCallback] = []
