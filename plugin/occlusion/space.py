@@ -172,30 +172,14 @@ class WallSpace:
         Returns the walls refused this time as ``(entity, reason)``; a refused wall
         is reported once, until it changes again.
         """
-        refused: list[tuple[int, str]] = []
-        seen: set[int] = set()
-        moved = False
-        table = self._walls
+        walls = list(walls)
         components = self.reader.components
         for entity, wall in walls:
-            seen.add(entity)
             components[entity] = wall
-            key = (  # wall_key(), inlined: every wall is compared every tick
-                wall.ax_m, wall.az_m, wall.bx_m, wall.bz_m,
-                wall.flags, wall.object_id, wall.normal_x, wall.normal_z, wall.transmission_db,
-            )
-            mirrored = table.get(entity)
-            if mirrored is not None and mirrored.key == key:
-                continue
-            try:
-                moved = self._store(entity, key, mirrored, reindex=False) or moved
-            except InputError as error:
-                refused.append((entity, str(error)))
-        if len(seen) != len(table):
-            for entity in [e for e in table if e not in seen]:
-                self.remove_wall(entity)
-        if moved:
-            self.space.reindex_static()
+        refused = self._mirror(walls)
+        seen = {entity for entity, _ in walls}
+        for entity in [e for e in self._walls if e not in seen]:
+            self.remove_wall(entity)
         return refused
 
     def mark_moved(self, entity: int) -> None:

@@ -73,9 +73,9 @@ class RoomsService:
         self.zones: dict[int, _Zone] = {}
         self._order: list[int] = []
         self._walls: tuple[Segment, ...] = ()
+        """Every wall as a segment, as last read while a zone was walled."""
         self._wall_reader = ctx.walls.reader()
         """Which walls changed (``soundscape.walls``): looked at only while a zone is walled."""
-        self._walls_stale = True
         self._bad: dict[int, tuple[object, ...]] = {}
         """Zones refused (one ``bad_value`` event), by the values refused."""
         self.listener_zone: int | None = None
@@ -133,16 +133,15 @@ class RoomsService:
 
     def _refresh(self) -> None:
         present = {ent: zone for ent, zone in esper.get_component(ReverbZone) if zone.enabled}
-        walls: tuple[Segment, ...] = ()
-        if any(z.walls for z in present.values()):
-            walls = self._walls
+        walls_moved = False
+        if any(z.walls for z in present.values()):  # the reader catches up on what it missed
             changed_walls, gone = self._wall_reader.changes(esper.get_component(Wall))
-            if changed_walls or gone or self._walls_stale:
+            if changed_walls or gone:
                 walls = tuple((w.ax_m, w.az_m, w.bx_m, w.bz_m)
                               for w in self._wall_reader.components.values())
-        self._walls_stale = not walls
-        walls_moved = walls != self._walls
-        self._walls = walls
+                walls_moved = walls != self._walls
+                self._walls = walls
+        walls = self._walls
         changed = False
         for ent in [e for e in self.zones if e not in present]:
             del self.zones[ent]
