@@ -94,7 +94,7 @@ class Mixer:
         self._row_of: dict[int, int] = {}
         """Voice id -> its row in ``_voices`` (as laid out)."""
         self._rests: list[tuple[Any, ...]] = []
-        """Each row's voice's params past its gains (``mixer_inplace``)."""
+        """Each row's voice's params past its gains and step (``mixer_inplace``)."""
         self._set_rows: SetRows | None = None
         """The last block's gain sets (``mixer_inplace.SetRows``)."""
         self._silent: list[Voice] = []
@@ -268,7 +268,7 @@ class Mixer:
         self._silent = silent
         self._rows.layout(rows)
         self._voices = rows
-        self._rests = [voice.spec[2:] for voice in rows]
+        self._rests = [voice.spec[3:] for voice in rows]
         self._set_rows = None
         self._row_of = {voice.key: row for row, voice in enumerate(rows)}
         self._streamed = [(i, v) for i, v in enumerate(rows) if v.stream is not None]

@@ -5,12 +5,14 @@ moves, and now and then a retriggered sound (a ``stop`` and a ``start`` of the
 same row kind, ``mixer_rows.kind_of``). ``apply_in_place`` writes such a block
 into the rows without syncing, sorting or laying them out:
 
-* The ``set`` commands that change only gains (the rest of each voice's params,
-  taken apart on the game thread by ``mixer_batch.Batch``, compared as one list
-  with its row's, ``Mixer._rests``) are written with one fancy-index write a side
-  (``Rows.set_gains``):
-  retail rows jump, ``modern`` rows ramp across the block. A ``set`` that also
-  moves a resampled row's step, a low-pass, a send or an ear is written one by one.
+* The ``set`` commands that change only gains and steps (the rest of each voice's
+  params, taken apart on the game thread by ``mixer_batch.Batch``, compared as one
+  list with its row's, ``Mixer._rests``) are written as arrays: the gains with one
+  fancy-index write a side (``Rows.set_gains``; retail rows jump, ``modern`` rows
+  ramp across the block), the steps that move (doppler moves every moving voice's,
+  every tick) with one for all the resampled rows (``Rows.set_steps``). A ``set``
+  that moves a low-pass, a send or an ear is written one by one, and so is one that
+  moves the step of a row at its own rate or of a streamed voice (which lays out).
 * A ``stop`` frees its voice's row for a ``start`` of the same kind in the same
   batch (``Rows.replace``). A cut ``modern`` voice fades out across the block
   beside the rows, as a ``Tail``: its samples read from its row's cursor as its row
@@ -48,8 +50,8 @@ Placed = list[tuple[int, Voice]]
 """New voices and the freed rows they take."""
 
 SetRows = tuple[list[int], np.ndarray, list[Voice], list[tuple[Any, ...]]]
-"""The last block's gain sets (``Mixer._set_rows``): their voice ids, rows, voices
-and the voices' params past their gains, while the rows hold them."""
+"""The last block's sets (``Mixer._set_rows``): their voice ids, rows, voices and
+the voices' params past their gains and step, while the rows hold them."""
 
 
 class Tail(NamedTuple):
@@ -189,28 +191,54 @@ def _gain_sets(mixer: Mixer, batch: Batch, stopped: list[int],
                placed: Placed) -> Gains | None:
     """The ``set`` commands' writes, or None (a set the rows cannot take in place).
     Sets of voices cut in this batch do nothing (before the stop or after it)."""
-    keys, params, rests = batch.keys, batch.params, batch.rests
+    keys, params = batch.keys, batch.params
     if placed and not {v.key for _row, v in placed}.isdisjoint(keys):
         return None  # a set of a voice started in this batch
     # a set of a voice cut in this batch is written into its row, which a start then
     # takes (``_place`` writes the new voice over it), or is skipped one by one
-    cached = mixer._set_rows
-    if cached is not None and cached[0] == keys:  # the same voices as last block's sets
-        _keys, at, voices, now = cached
-    else:
-        found = list(map(mixer._row_of.get, keys))
-        if None in found:
-            return _sets_one_by_one(mixer, keys, params, stopped)
-        rows = cast(list[int], found)
-        voices = list(map(mixer._voices.__getitem__, rows))
-        at = np.array(rows, dtype=np.intp)
-        now = list(map(mixer._rests.__getitem__, rows))
-        mixer._set_rows = (keys, at, voices, now)
-    if rests != now:  # more than the gains change
+    found = _set_rows(mixer, keys)
+    if found is None or batch.rests != found[3]:  # more than gains and steps change
         return _sets_one_by_one(mixer, keys, params, stopped)
+    _keys, at, voices, _rests = found
+    moved = _moved_steps(mixer, at, batch.steps)
+    if moved is None:
+        return _sets_one_by_one(mixer, keys, params, stopped)
+    if moved.size:
+        mixer._rows.set_steps(at, batch.steps, moved)
     for voice, p in zip(voices, params, strict=True):
         voice.spec = p
-    return Gains(at, batch.gains, False, False, False)
+    return Gains(at, batch.gains, bool(moved.size), False, False)
+
+
+def _set_rows(mixer: Mixer, keys: list[int]) -> SetRows | None:
+    """The rows, voices and rests of the voices ``keys`` names (kept for the next
+    block's sets, which are most often the same voices'), or None when one has no row."""
+    cached = mixer._set_rows
+    if cached is not None and cached[0] == keys:
+        return cached
+    found = list(map(mixer._row_of.get, keys))
+    if None in found:
+        return None
+    rows = cast(list[int], found)
+    voices = list(map(mixer._voices.__getitem__, rows))
+    rests = list(map(mixer._rests.__getitem__, rows))
+    mixer._set_rows = (keys, np.array(rows, dtype=np.intp), voices, rests)
+    return mixer._set_rows
+
+
+def _moved_steps(mixer: Mixer, at: np.ndarray, steps: np.ndarray) -> np.ndarray | None:
+    """The rows among ``at`` whose step ``steps`` moves, or None when one of them cannot
+    take it in place: a row at its own rate (its kind changes) or a streamed voice's
+    (its ring's reserve follows the step: ``Streams.before_fill``)."""
+    rows = mixer._rows
+    moved = at[steps != rows.step[at]]
+    if not moved.size:
+        return moved
+    if not rows.resampled[moved].all():
+        return None
+    if mixer._streamed and not {row for row, _v in mixer._streamed}.isdisjoint(moved.tolist()):
+        return None
+    return moved
 
 
 def _sets_one_by_one(mixer: Mixer, keys: list[int], sets: list[VoiceParams],
@@ -240,7 +268,7 @@ def _sets_one_by_one(mixer: Mixer, keys: list[int], sets: list[VoiceParams],
         if params.send != voice.spec.send or params.ear != voice.spec.ear:
             rooms = True
         voice.spec = params  # the row's kind holds: the same if laid out again
-        rests[row] = params[2:]
+        rests[row] = params[3:]
         rows.append(row)
         left.append(params.gain_left)
         right.append(params.gain_right)
@@ -290,7 +318,7 @@ def _place(mixer: Mixer, stopped: list[int], placed: Placed) -> None:
         live[voice.key] = voice
         rows_of[voice.key] = row
         voices[row] = voice
-        mixer._rests[row] = voice.spec[2:]
+        mixer._rests[row] = voice.spec[3:]
         rows.replace(row, voice)
         mixer.buses.place(row, voice.spec.bus, voice.bus_gain)
     mixer._set_rows = _retriggered(mixer._set_rows, was, placed)
@@ -308,7 +336,7 @@ def _retriggered(cached: SetRows | None, was: dict[int, int], placed: Placed) ->
             i = keys.index(was[row])
         except ValueError:
             return None
-        keys[i], voices[i], rests[i] = voice.key, voice, voice.spec[2:]
+        keys[i], voices[i], rests[i] = voice.key, voice, voice.spec[3:]
     return keys, at, voices, rests
 
 

@@ -55,6 +55,7 @@ class Rows:
     def __init__(self, block_frames: int, capacity: int) -> None:
         self.block_frames = int(block_frames)
         self.ar64 = np.arange(self.block_frames, dtype=np.int64)
+        self.arf64 = self.ar64.astype(np.float64)
         self._steps: dict[float, np.ndarray] = {}
         """step -> its row of ``stepar`` (the same for every layout)."""
         self.alloc(capacity)
@@ -115,6 +116,10 @@ class Rows:
         for _lo, interp, _s0, _s1, hi, _miles in self.kinds:
             for row in range(interp, hi):
                 self.stepar[row] = self.step_row(float(self.step[row]))
+        self.resampled = np.zeros(n, dtype=bool)
+        """Rows that interpolate (``kind_of``): their step can move in place (``set_steps``)."""
+        for _lo, interp, _s0, _s1, hi, _miles in self.kinds:
+            self.resampled[interp:hi] = True
         self.loop = np.array([v.spec.loop for v in voices], dtype=bool)
         g1 = [(0.0, 0.0) if v.fate == "dying" else (v.spec.gain_left, v.spec.gain_right)
               for v in voices]
@@ -162,7 +167,7 @@ class Rows:
         self.cur_i[row], self.cur_f[row] = voice.cur_i, voice.cur_f
         if self.step[row] != spec.step:
             self.step[row] = spec.step
-            if any(interp <= row < hi for _lo, interp, _s0, _s1, hi, _m in self.kinds):
+            if self.resampled[row]:
                 self.stepar[row] = self.step_row(float(spec.step))
         self.loop[row] = spec.loop
         self.jumps[row] = not spec.ramp
@@ -179,11 +184,26 @@ class Rows:
         """A new ``step`` for a resampled ``row``, in place (True); False for a row
         at its own rate (its kind changes: lay the rows out again). A resampled row
         whose step becomes 1 stays resampled: its interpolation is then exact."""
-        if not any(interp <= row < hi for _lo, interp, _s0, _s1, hi, _m in self.kinds):
+        if not self.resampled[row]:
             return False
         self.step[row] = step
         self.stepar[row] = self.step_row(float(step))
         return True
+
+    def set_steps(self, rows: np.ndarray, steps: np.ndarray, moved: np.ndarray) -> None:
+        """New ``steps`` for ``rows`` in place (the sets of a block, every tick while
+        doppler moves them), where the resampled rows ``moved`` (among ``rows``) change
+        step: their ``stepar`` rows are made again all at once (``step_rows``). A row
+        set twice takes its last step."""
+        self.step[rows] = steps
+        self.stepar[moved] = self.step_rows(self.step[moved])
+
+    def step_rows(self, steps: np.ndarray) -> np.ndarray:
+        """Each of ``steps`` x 0, 1, 2, ... as float64 (``len(steps)``, block_frames):
+        the same products as ``step_row`` (one float64 multiply each, made float32 when
+        stored). ``einsum``'s outer product runs about twice as fast as a broadcast
+        multiply, whose inner loop of a column times a row is not vectorised."""
+        return np.einsum("i,j->ij", steps, self.arf64)
 
     def step_row(self, step: float) -> np.ndarray:
         """``step`` x 0, 1, 2, ... as float32 (made once a step)."""
