@@ -22,8 +22,15 @@ MILES_FULL_SCALE = 32768.0
 Gains = tuple[np.ndarray, list[tuple[int, int, np.ndarray]], np.ndarray | slice | None]
 """Float rows' gains: (2, rows) over the left/mono samples, (lo, hi, (1, hi - lo))
 over the right samples of each run of stereo rows, and the rows summed (None: all).
-A row whose gains are both 0 (a voice heard only through the ears, ``room_mix``)
-adds exact zeros, so it is left out of the sum: the same bytes, fewer products."""
+A row whose gains are both 0 (a voice heard only through the ears, ``room_mix``; a
+voice restored from virtual, rising from 0 across its first block) adds exact zeros
+(its samples are finite: ``sounds`` checks them), and an exact zero leaves a float32
+sum that started at +0 bit for bit. So rows at 0 are left out when they are many
+(``SILENT_SHARE``), which saves their products, and summed when they are few, which
+saves gathering the other rows' samples into a copy: the same bytes either way."""
+
+SILENT_SHARE = 4
+"""Rows at 0 are left out of the sum when at least 1 in ``SILENT_SHARE`` rows is."""
 
 GainBuffers = tuple[np.ndarray, list[tuple[int, int, np.ndarray]], np.ndarray]
 """Preallocated ``Gains`` (``gain_buffers``): written in place block after block."""
@@ -54,13 +61,14 @@ def gain_matrices(g: np.ndarray, mono_mask: np.ndarray, runs: list[tuple[int, in
                   bufs: GainBuffers | None = None) -> Gains:
     """The first ``rows`` rows' gains (``g``: (2, >= rows), left and right): left, and
     right for mono rows (their one channel), over S_L; the right gains of each stereo
-    run over S_R. Rows whose two gains are 0 are left out (the third item lists the
-    rows kept); each stereo run keeps its own partial sum, so the order of the adds is
-    unchanged. ``bufs`` (``gain_buffers``): written in place when no row is left out
-    (the same values, x 1.0 being exact, in arrays of the same shape: the same sums)."""
+    run over S_R. Rows whose two gains are 0 are left out when they are many (``Gains``;
+    the third item lists the rows kept); each stereo run keeps its own partial sum, so
+    the order of the adds is unchanged. ``bufs`` (``gain_buffers``): written in place
+    when no row is left out (the same values, x 1.0 being exact, in arrays of the same
+    shape: the same sums)."""
     gl, gr = g[0], g[1]
     silent = None if gl[:rows].all() else (gl[:rows] == 0.0) & (gr[:rows] == 0.0)
-    if silent is None or not silent.any():
+    if silent is None or SILENT_SHARE * int(np.count_nonzero(silent)) < rows:
         if bufs is not None:
             mono, stereo, factors = bufs
             np.multiply(g[:, :rows], factors, out=mono)

@@ -9,7 +9,7 @@ import pytest
 from test_mixer_render import NOISE, RATE, ReferenceMixer, params, sound, start
 
 from soundscape.audio import commands as cmd
-from soundscape.audio import mixer_inplace
+from soundscape.audio import mixer_inplace, mixer_sum
 from soundscape.audio.mixer import Mixer
 from soundscape.audio.mixer_sum import gain_buffers, gain_matrices, stereo_runs, weigh_all
 
@@ -257,6 +257,28 @@ def test_gain_matrices_written_in_place_are_the_same_sums():
         sums = [weigh_all(g, sl, sr, 64, np.zeros((2, 64), np.float32),
                           np.zeros((1, 64), np.float32)) for g in (made, written)]
         assert sums[0].tobytes() == sums[1].tobytes()
+
+
+@pytest.mark.parametrize("share", [1, 1 << 30])
+def test_rows_at_0_summed_or_left_out_give_the_same_bytes(monkeypatch, share):
+    """A row whose gains are both 0 adds exact zeros to a sum that starts at +0: summing
+    it (few such rows, ``SILENT_SHARE``) or leaving it out (many) gives the same bytes,
+    with negative samples (-0 products), the first row at 0 and every row at 0."""
+    rng = np.random.default_rng(8)
+    stereo = np.array([False, True, True, False, False, True, False, True])
+    mask = (~stereo).astype(np.float32)
+    runs = stereo_runs(stereo)
+    sl = rng.standard_normal((8, 64)).astype(np.float32)
+    sr = rng.standard_normal((8, 64)).astype(np.float32)
+    for zero in ([0], [3], [0, 7], [1, 2, 5], list(range(8))):
+        g = rng.uniform(0, 1, (2, 8)).astype(np.float32)
+        g[:, zero] = 0.0
+        sums = []
+        for rule in (mixer_sum.SILENT_SHARE, share):
+            monkeypatch.setattr(mixer_sum, "SILENT_SHARE", rule)
+            sums.append(weigh_all(gain_matrices(g, mask, runs, 8), sl, sr, 64,
+                                  np.zeros((2, 64), np.float32), np.zeros((1, 64), np.float32)))
+        assert sums[0].tobytes() == sums[1].tobytes(), zero
 
 
 def test_a_bus_fading_every_block_ramps_its_rows_without_a_layout():
