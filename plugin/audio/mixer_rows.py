@@ -63,16 +63,38 @@ class Rows:
 
     def alloc(self, rows: int) -> None:
         """(Re)allocate the sample buffers for ``rows`` rows."""
-        shape = (max(rows, 1), self.block_frames)
-        self.cap = shape[0]
-        self.sl = np.zeros(shape, dtype=np.float32)  # left (or mono) samples
-        self.sr = np.zeros(shape, dtype=np.float32)  # right samples of stereo rows
-        self.s1 = np.zeros(shape, dtype=np.float32)
-        self.t = np.zeros(shape, dtype=np.float32)
-        self.idx = np.zeros(shape, dtype=np.intp)  # take() would convert anything else
-        self.idx32 = np.zeros(shape, dtype=np.int32)  # float32 -> int32 casts are SIMD
-        self.whole = np.zeros(shape, dtype=np.float32)
-        self.stepar_buf = np.zeros(shape, dtype=np.float32)
+        self.cap = max(rows, 1)
+        size = self.cap * self.block_frames
+        self._flat_l = np.zeros(size, dtype=np.float32)
+        self._flat_r = np.zeros(size, dtype=np.float32)
+        self._flat_s1 = np.zeros(size, dtype=np.float32)
+        self._flat_t = np.zeros(size, dtype=np.float32)
+        self._flat_idx = np.zeros(size, dtype=np.intp)  # take() would convert anything else
+        self._flat_idx32 = np.zeros(size, dtype=np.int32)  # float32 -> int32 casts are SIMD
+        self._flat_whole = np.zeros(size, dtype=np.float32)
+        self.stepar_buf = np.zeros((self.cap, self.block_frames), dtype=np.float32)
+        self._products = np.zeros((self.cap, self.block_frames), dtype=np.float64)
+        """Where ``step_rows`` writes."""
+        self.frames = 0
+        self.shape_for(self.block_frames)
+
+    def shape_for(self, n: int) -> None:
+        """View the block buffers as (rows, ``n``): a block of ``n`` frames fills
+        contiguous rows, which numpy's loops run over about twice as fast as the first
+        ``n`` columns of wider rows. ``sl``, ``sr``: each row's left (or mono) and right
+        samples; ``s1``, ``t``, ``idx``, ``idx32``, ``whole``: the fill's scratch.
+        Nothing in them outlives a block, so a new shape keeps nothing."""
+        if n == self.frames:
+            return
+        self.frames = n
+        shape, size = (self.cap, n), self.cap * n
+        self.sl = self._flat_l[:size].reshape(shape)
+        self.sr = self._flat_r[:size].reshape(shape)
+        self.s1 = self._flat_s1[:size].reshape(shape)
+        self.t = self._flat_t[:size].reshape(shape)
+        self.idx = self._flat_idx[:size].reshape(shape)
+        self.idx32 = self._flat_idx32[:size].reshape(shape)
+        self.whole = self._flat_whole[:size].reshape(shape)
 
     def layout(self, voices: list[Any]) -> None:
         """Sort ``voices`` in place (``row_order``) and lay their state out.
@@ -202,8 +224,12 @@ class Rows:
         """Each of ``steps`` x 0, 1, 2, ... as float64 (``len(steps)``, block_frames):
         the same products as ``step_row`` (one float64 multiply each, made float32 when
         stored). ``einsum``'s outer product runs about twice as fast as a broadcast
-        multiply, whose inner loop of a column times a row is not vectorised."""
-        return np.einsum("i,j->ij", steps, self.arf64)
+        multiply, whose inner loop of a column times a row is not vectorised. A view
+        of a buffer the next call writes again."""
+        k = steps.shape[0]
+        if self._products.shape[0] < k:  # a row set more than once in a block
+            self._products = np.zeros((k, self.block_frames), dtype=np.float64)
+        return np.einsum("i,j->ij", steps, self.arf64, out=self._products[:k])
 
     def step_row(self, step: float) -> np.ndarray:
         """``step`` x 0, 1, 2, ... as float32 (made once a step)."""
@@ -242,6 +268,7 @@ class Rows:
         Returns True when some row may start, end or wrap in this block (pass it
         to ``advance``).
         """
+        self.shape_for(n)
         edges = n > self.safe_frames
         slow = self.slow_rows(n) if edges else []
         slow_set = set(slow)

@@ -460,3 +460,42 @@ def test_a_retriggered_voice_takes_the_cut_voices_row_without_a_layout():
     mixer.stop(2)  # not taken by a start: laid out again
     out = mixer.render(256)
     assert mixer.voice_count == 1 and np.allclose(out[:, 0], NOISE[256:512], atol=1e-6)
+
+
+def test_blocks_of_any_length_fill_contiguous_rows_with_the_same_bytes(monkeypatch):
+    """``Rows.shape_for`` views the block buffers as (rows, n) for a block of n frames:
+    blocks of changing lengths (a render longer than ``block_frames`` split, ticks of
+    367 and 368 frames) give the bytes that full-width rows give, with own-rate,
+    resampled, stereo, ramped, low-passed and Miles rows, a step moving every block."""
+    from soundscape.audio.mixer_rows import Rows
+
+    rng = np.random.default_rng(2)
+    bank = SoundBank()
+    pcm = (np.arange(30_000) % 300 - 150).astype(np.int16)[:, None]
+    rg = bank.add("rg", pcm.astype(np.float32) / 32768, 22050, pcm=pcm)
+    sounds = [bank.add(f"s{i}", rng.uniform(-0.5, 0.5, (20_000, 1 + i % 2)).astype(np.float32),
+                       RATE) for i in range(4)]
+    shape_for, widths = Rows.shape_for, set()
+
+    def full_width(rows: Rows, n: int) -> None:
+        shape_for(rows, rows.block_frames)
+
+    outs = []
+    for wide in (False, True):
+        if wide:
+            monkeypatch.setattr(Rows, "shape_for", full_width)
+        mixer = Mixer(RATE, 512)
+        for key in range(8):
+            mixer.start(key, sounds[key % 4], VoiceParams(
+                0.3, 0.2, [1.0, 0.75, 1.3][key % 3], loop=True, ramp=key % 2 == 0,
+                lowpass_hz=2000.0 if key == 5 else 0.0))
+        mixer.start(99, rg, params(step=0.46, loop=True, miles=miles_factors(90, 40, 16)))
+        blocks = []
+        for block, frames in enumerate([367, 368, 1200, 512, 100, 367, 368]):
+            mixer.set(1, VoiceParams(0.1 * block, 0.3, 0.75 + 0.01 * block, loop=True))
+            blocks.append(mixer.render(frames).tobytes())
+            widths.add((wide, mixer._rows.sl.shape[1]))
+        outs.append(blocks)
+    assert outs[0] == outs[1]
+    assert widths == {(False, 367), (False, 368), (False, 176), (False, 512), (False, 100),
+                      (True, 512)}
