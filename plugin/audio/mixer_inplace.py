@@ -75,7 +75,7 @@ class Gains(NamedTuple):
     values: np.ndarray | tuple[list[float], list[float]]
     """(2, sets): each set's left and right gain."""
     recount: bool
-    """A step changed (``Rows.recount``)."""
+    """A step changed and the rows' safe frames were not counted again (``Rows.recount``)."""
     rooms: bool
     """A send or an ear changed (the rooms read the voices again)."""
     wake: bool
@@ -203,11 +203,11 @@ def _gain_sets(mixer: Mixer, batch: Batch, stopped: list[int],
     moved = _moved_steps(mixer, at, batch.steps)
     if moved is None:
         return _sets_one_by_one(mixer, keys, params, stopped)
-    if moved.size:
-        mixer._rows.set_steps(at, batch.steps, moved)
+    if moved[0].size:
+        mixer._rows.set_steps(at, batch.steps, *moved)
     for voice, p in zip(voices, params, strict=True):
         voice.spec = p
-    return Gains(at, batch.gains, bool(moved.size), False, False)
+    return Gains(at, batch.gains, False, False, False)
 
 
 def _set_rows(mixer: Mixer, keys: list[int]) -> SetRows | None:
@@ -226,19 +226,22 @@ def _set_rows(mixer: Mixer, keys: list[int]) -> SetRows | None:
     return mixer._set_rows
 
 
-def _moved_steps(mixer: Mixer, at: np.ndarray, steps: np.ndarray) -> np.ndarray | None:
-    """The rows among ``at`` whose step ``steps`` moves, or None when one of them cannot
-    take it in place: a row at its own rate (its kind changes) or a streamed voice's
-    (its ring's reserve follows the step: ``Streams.before_fill``)."""
+def _moved_steps(mixer: Mixer, at: np.ndarray, steps: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The rows among ``at`` whose step ``steps`` moves and the steps they had, or None
+    when one of them cannot take it in place: a row at its own rate (its kind changes)
+    or a streamed voice's (its ring's reserve follows the step: ``Streams.before_fill``)."""
     rows = mixer._rows
-    moved = at[steps != rows.step[at]]
+    had = rows.step[at]
+    changed = steps != had
+    moved = at[changed]
     if not moved.size:
-        return moved
+        return moved, had[:0]
     if not rows.resampled[moved].all():
         return None
     if mixer._streamed and not {row for row, _v in mixer._streamed}.isdisjoint(moved.tolist()):
         return None
-    return moved
+    return moved, had[changed]
 
 
 def _sets_one_by_one(mixer: Mixer, keys: list[int], sets: list[VoiceParams],

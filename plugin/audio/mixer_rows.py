@@ -58,6 +58,9 @@ class Rows:
         self.arf64 = self.ar64.astype(np.float64)
         self._steps: dict[float, np.ndarray] = {}
         """step -> its row of ``stepar`` (the same for every layout)."""
+        self.safe_frames = 0
+        """Output frames every row can render before one may start, end or wrap (a
+        bound: ``recount``)."""
         self.alloc(capacity)
         self.layout([])
 
@@ -212,13 +215,27 @@ class Rows:
         self.stepar[row] = self.step_row(float(step))
         return True
 
-    def set_steps(self, rows: np.ndarray, steps: np.ndarray, moved: np.ndarray) -> None:
+    def set_steps(self, rows: np.ndarray, steps: np.ndarray, moved: np.ndarray,
+                  had: np.ndarray) -> None:
         """New ``steps`` for ``rows`` in place (the sets of a block, every tick while
         doppler moves them), where the resampled rows ``moved`` (among ``rows``) change
-        step: their ``stepar`` rows are made again all at once (``step_rows``). A row
-        set twice takes its last step."""
+        step from ``had``: their ``stepar`` rows are made again all at once
+        (``step_rows``) and the safe frames shrink with them (``sped_up``). A row set
+        twice takes its last step."""
         self.step[rows] = steps
-        self.stepar[moved] = self.step_rows(self.step[moved])
+        now = self.step[moved]
+        self.stepar[moved] = self.step_rows(now)
+        self.sped_up(had, now)
+
+    def sped_up(self, had: np.ndarray, now: np.ndarray) -> None:
+        """``safe_frames`` after rows went from steps ``had`` to ``now``, without counting
+        every row again (``recount``): a row's frames left scale by had / now, and every
+        row had at least ``safe_frames + 1`` left, so the smallest ratio bounds them all.
+        Never more than ``recount`` would count (which only decides when ``slow_rows``
+        looks for rows near an end), and exact again at the next ``recount``."""
+        ratio = float((had / np.maximum(now, 1e-9)).min())
+        if ratio < 1.0:
+            self.safe_frames = max(math.floor((self.safe_frames + 1) * ratio) - 1, 0)
 
     def step_rows(self, steps: np.ndarray) -> np.ndarray:
         """Each of ``steps`` x 0, 1, 2, ... as float64 (``len(steps)``, block_frames):
@@ -245,9 +262,12 @@ class Rows:
         if not self.count:
             self.safe_frames = 1 << 62
             return
+        if self.cur_i.min() < 0:  # a delayed start: frame by frame from the next block
+            self.safe_frames = 0
+            return
         remaining = (self.length - 3) - (self.cur_i + self.cur_f)
-        frames = np.where(self.cur_i < 0, 0.0, remaining / np.maximum(self.step, 1e-9))
-        self.safe_frames = max(int(np.floor(frames.min())) - 1, 0)
+        frames = remaining / np.maximum(self.step, 1e-9)
+        self.safe_frames = max(math.floor(frames.min()) - 1, 0)
 
     def recount_row(self, row: int, cur_i: int, cur_f: float, length: int,
                     step: float) -> None:

@@ -193,7 +193,8 @@ def test_steps_written_as_arrays_give_the_bytes_of_steps_written_one_by_one(monk
     the resampled rows at once (``Rows.set_steps``) give the bytes that the sets written
     one at a time give, with a voice set twice in one block (two sends drained together,
     its step moved and put back), rows at their own rate left at 1 and one whose step
-    leaves 1 (laid out by both)."""
+    leaves 1 (laid out by both). The rows' safe frames shrink by the steps' ratio
+    (``Rows.sped_up``), never past what counting them again gives."""
     rng = np.random.default_rng(11)
     sounds = [sound(f"d{i}", rng.uniform(-0.5, 0.5, (3000, 1 + i % 2)).astype(np.float32))
               for i in range(4)]
@@ -209,8 +210,18 @@ def test_steps_written_as_arrays_give_the_bytes_of_steps_written_one_by_one(monk
         for mixer in mixers:
             mixer.start(key, sounds[key % 4], p)
     written = []
-    set_steps = arrays._rows.set_steps
+    set_steps, fill = arrays._rows.set_steps, arrays._rows.fill
     arrays._rows.set_steps = lambda *a: written.append(1) or set_steps(*a)  # type: ignore
+
+    def checked(data: np.ndarray, n: int) -> bool:  # the safe frames never more than counted
+        rows = arrays._rows
+        safe = rows.safe_frames
+        rows.recount()
+        assert safe <= rows.safe_frames
+        rows.safe_frames = safe
+        return fill(data, n)
+
+    arrays._rows.fill = checked  # type: ignore[method-assign]
     real = mixer_inplace._moved_steps
     for block in range(40):
         for key in steps:
