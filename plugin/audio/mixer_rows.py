@@ -7,6 +7,9 @@ linearly between two ``np.take`` gathers, with a fractional cursor that carries
 across blocks. Rows near a sound's end, a loop point or a delayed start are
 redone one by one (rare). Redguard (Miles) rows are floored to whole 16-bit
 sample units after resampling, so the integer mixing that follows is exact.
+A block of n frames fills contiguous (voices, n) buffers (``Rows.shape_for``), and
+the steps a block's sets move (doppler, every tick) are written all at once
+(``Rows.set_steps``).
 """
 
 from __future__ import annotations
@@ -76,9 +79,11 @@ class Rows:
         self._flat_idx32 = np.zeros(size, dtype=np.int32)  # float32 -> int32 casts are SIMD
         self._flat_whole = np.zeros(size, dtype=np.float32)
         self.stepar_buf = np.zeros((self.cap, self.block_frames), dtype=np.float32)
-        self._products = np.zeros((self.cap, self.block_frames), dtype=np.float64)
-        """Where ``step_rows`` writes."""
-        self.frames = 0
+        self._products = np.zeros((0, self.block_frames), dtype=np.float64)
+        """Where ``step_rows`` writes (made on first use: a scene whose steps never move
+        does without it)."""
+        self.shaped_for = 0
+        """The frames a row of the block buffers holds (``shape_for``)."""
         self.shape_for(self.block_frames)
 
     def shape_for(self, n: int) -> None:
@@ -87,9 +92,9 @@ class Rows:
         ``n`` columns of wider rows. ``sl``, ``sr``: each row's left (or mono) and right
         samples; ``s1``, ``t``, ``idx``, ``idx32``, ``whole``: the fill's scratch.
         Nothing in them outlives a block, so a new shape keeps nothing."""
-        if n == self.frames:
+        if n == self.shaped_for:
             return
-        self.frames = n
+        self.shaped_for = n
         shape, size = (self.cap, n), self.cap * n
         self.sl = self._flat_l[:size].reshape(shape)
         self.sr = self._flat_r[:size].reshape(shape)
@@ -244,8 +249,8 @@ class Rows:
         multiply, whose inner loop of a column times a row is not vectorised. A view
         of a buffer the next call writes again."""
         k = steps.shape[0]
-        if self._products.shape[0] < k:  # a row set more than once in a block
-            self._products = np.zeros((k, self.block_frames), dtype=np.float64)
+        if self._products.shape[0] < k:  # (more than ``cap``: a row set twice in a block)
+            self._products = np.zeros((max(k, self.cap), self.block_frames), dtype=np.float64)
         return np.einsum("i,j->ij", steps, self.arf64, out=self._products[:k])
 
     def step_row(self, step: float) -> np.ndarray:
