@@ -30,6 +30,7 @@ from soundscape.audio import (
     channel_stream,
 )
 from soundscape.audio.channel_advance import OVERALL_SLIDE_PER_FRAME
+from soundscape.audio.channel_arrays import ArrayChannel, ChannelColumns
 from soundscape.audio.channel_handles import EndCallback, Handle, SoundHandle, StealCallback
 from soundscape.audio.channel_laws import LAW_INPUTS, MODERN_ARRAY_LAWS
 from soundscape.audio.channel_rules import free_channel, oni_channel, redguard_channel
@@ -92,6 +93,8 @@ class ChannelBank:
         """(channel, serial) of voices already logged as ``bad_value``."""
         self._bad_buses: set[tuple[str, str]] = set()
         """Unknown bus names already logged (``channel_play.bus_for``)."""
+        self.columns = ChannelColumns() if profile == "modern" else None
+        """A ``modern`` bank's channels as columns (``channel_arrays``), else None."""
         self.channels: list[Channel] = []
         self.entities: list[int] = []
         self.on_end: list[EndCallback] = []
@@ -132,7 +135,14 @@ class ChannelBank:
             self._new_channel(kind)
 
     def _new_channel(self, kind: ChannelKind) -> Channel:
-        channel = Channel(bank=self.name, index=len(self.channels), kind=kind, profile=self.profile)
+        index, columns = len(self.channels), self.columns
+        channel: Channel
+        if columns is None:
+            channel = Channel(bank=self.name, index=index, kind=kind, profile=self.profile)
+        else:
+            columns.grow(index + 1)
+            channel = ArrayChannel(bank=self.name, index=index, kind=kind,
+                                   profile=self.profile, columns=columns)
         self.channels.append(channel)
         if self._parked is not None:
             self._parked.grow(len(self.channels))
@@ -205,8 +215,16 @@ class ChannelBank:
         if self.policy == "redguard":
             return redguard_channel(self.channels, start_index)
         if self.policy == "virtual":
-            return free_channel(self.channels) or self._new_channel(kind)
+            return self._free_channel() or self._new_channel(kind)
         return oni_channel(self.channels, priority, kind, self.overall_volume)
+
+    def _free_channel(self) -> Channel | None:
+        """``channel_rules.free_channel``, from the flags column when the bank has one."""
+        columns = self.columns
+        if columns is None:
+            return free_channel(self.channels)
+        free = np.flatnonzero(columns.flags[: len(self.channels)] & (PLAYING | LOCKED) == 0)
+        return self.channels[int(free[0])] if free.size else None
 
     # -- playing and steering (``channel_play``, ``channel_steer``) -----------------
 

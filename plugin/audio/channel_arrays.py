@@ -1,0 +1,126 @@
+"""A ``modern`` bank's channels as columns: one numpy array a field, one element a slot.
+
+A bank of thousands of generic emitters steers, advances, runs the law of and
+ranks every voice every tick. Done one ``Channel`` at a time, each tick is tens
+of Python attribute reads and writes a voice; kept as columns, each step is a
+few numpy operations over the whole bank (``channel_advance.advance_columns``,
+``channel_laws.modern_laws``, ``channel_cull``, ``emitter_rows.steer_rows``).
+
+The ``Channel`` of such a bank is an ``ArrayChannel``: the same dataclass, whose
+fields in ``COLUMNS`` read and write its slot of the bank's ``ChannelColumns``,
+so everything that works on a ``Channel`` (the rules, the setters, the retail
+paths, a game reading ``channel.volume``) works unchanged, one field at a time,
+while the bank's hot paths work on the columns. The columns hold the same
+Python floats and ints a plain ``Channel`` would (float64 holds a double
+exactly), so the numbers are the same to the bit.
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+from typing import Any
+
+import numpy as np
+
+from soundscape.components.channel import Channel
+
+FLOATS = ("volume", "pan", "pitch", "rate_hz", "level", "rate_scale", "cursor_frames",
+          "gain_left", "gain_right", "step", "lowpass_hz", "level_rate_per_tick")
+INTS = ("flags", "generation", "serial", "length_frames", "sample_rate_hz", "voice_id")
+BOOLS = ("fading", "audible", "loop")
+COLUMNS = FLOATS + INTS + BOOLS + ("bus",)
+"""The ``Channel`` fields an ``ArrayChannel`` keeps in its bank's columns (``bus`` as
+an interned id, ``ChannelColumns.bus_id``)."""
+
+
+class ChannelColumns:
+    """The ``COLUMNS`` of a bank's channels, indexed by slot (grown by doubling).
+
+    Attributes:
+        size: slots the arrays have room for.
+        bus_id, bus_names: each slot's bus as an index into ``bus_names``.
+        advanced: ticks each slot advanced since the last publish (-1: none), what
+            ``channel_stream.ticks_advanced`` reads.
+    """
+
+    def __init__(self) -> None:
+        self.size = 0
+        self.bus_names: list[str] = []
+        self._bus_ids: dict[str, int] = {}
+        for name in FLOATS:
+            setattr(self, name, np.zeros(0))
+        for name in INTS:
+            setattr(self, name, np.zeros(0, np.int64))
+        for name in BOOLS:
+            setattr(self, name, np.zeros(0, bool))
+        self.bus_id = np.zeros(0, np.int64)
+        self.advanced = np.zeros(0, np.int64)
+
+    def grow(self, size: int) -> None:
+        """Room for ``size`` slots (amortised doubling; new slots zero)."""
+        if size <= self.size:
+            return
+        new = max(size, 2 * self.size, 16)
+        for name in (*FLOATS, *INTS, *BOOLS, "bus_id", "advanced"):
+            old = getattr(self, name)
+            grown = np.zeros(new, old.dtype)
+            grown[: old.shape[0]] = old
+            setattr(self, name, grown)
+        self.advanced[self.size:] = -1
+        self.size = new
+
+    def bus_of(self, name: str) -> int:
+        """The id of bus ``name`` (interned on first sight)."""
+        found = self._bus_ids.get(name)
+        if found is None:
+            found = self._bus_ids[name] = len(self.bus_names)
+            self.bus_names.append(name)
+        return found
+
+
+class ArrayChannel(Channel):
+    """A ``Channel`` whose ``COLUMNS`` live in its bank's ``ChannelColumns`` at its
+    ``index`` (see the module docstring); its other fields are its own. Made without
+    ``columns`` (``dataclasses.replace`` of one), it has columns of its own: a copy
+    that no bank steps."""
+
+    __slots__ = ("columns",)
+
+    def __init__(self, *args: Any, columns: ChannelColumns | None = None, **kwargs: Any) -> None:
+        if columns is None:
+            columns = ChannelColumns()
+            columns.grow(int(kwargs.get("index", args[1] if len(args) > 1 else 0)) + 1)
+        self.columns = columns
+        super().__init__(*args, **kwargs)
+
+
+def _column_property(name: str, kind: type) -> property:
+    column = attrgetter(name)
+
+    def get(self: ArrayChannel) -> Any:
+        return kind(column(self.columns)[self.index])
+
+    def put(self: ArrayChannel, value: Any) -> None:
+        column(self.columns)[self.index] = value
+
+    return property(get, put, doc=f"``Channel.{name}``, kept in the bank's columns.")
+
+
+def _bus_property() -> property:
+    def get(self: ArrayChannel) -> str:
+        columns = self.columns
+        return columns.bus_names[columns.bus_id[self.index]]
+
+    def put(self: ArrayChannel, value: str) -> None:
+        self.columns.bus_id[self.index] = self.columns.bus_of(value)
+
+    return property(get, put, doc="``Channel.bus``, kept in the bank's columns as an id.")
+
+
+for _name in FLOATS:
+    setattr(ArrayChannel, _name, _column_property(_name, float))
+for _name in INTS:
+    setattr(ArrayChannel, _name, _column_property(_name, int))
+for _name in BOOLS:
+    setattr(ArrayChannel, _name, _column_property(_name, bool))
+ArrayChannel.bus = _bus_property()  # type: ignore[assignment]
