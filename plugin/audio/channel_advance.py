@@ -1,6 +1,6 @@
 """Moving a bank's channels on in time (``ChannelBank.advance``): Oni's fades and
-overall-volume slide, the faders, the cursors and the ends, a busy ``modern`` bank's
-plainly playing cursors in one array step."""
+overall-volume slide, the faders, the cursors and the ends, a ``modern`` bank's
+plainly playing cursors in one array step over its columns."""
 
 from __future__ import annotations
 
@@ -49,41 +49,46 @@ def advance_one(bank: ChannelBank, channel: Channel, ticks: int,
                              role="on_end")
 
 
-def advance_modern(bank: ChannelBank, channels: list[Channel], ticks: int,
-                   held: frozenset[str] | set[str]) -> None:
-    """``advance`` of a busy ``modern`` bank with no ``on_end`` callback: the cursors of
-    its plainly playing channels (not paused, fading or held) move in one array step
-    (``held_rate_hz``'s float operations, so the same numbers); the channels with
-    anything else to do, and those that reached their end, go one by one in order."""
-    bank._advanced_ticks.update({c.index: ticks for c in channels})
-    # 0: plainly playing, its cursor moves in the array step; 1: nothing to do
-    # (stopped or paused, not fading, no end to clear); 2: one by one
-    busy, sounding = PLAYING | PAUSED | UPDATING, PLAYING | PAUSED  # locals: read a channel
-    playing, updating = PLAYING, UPDATING
-    kinds = np.fromiter(
-        [0 if (f := c.flags) & busy == playing and not c.fading
-         and not c.level_rate_per_tick and not (held and c.bus in held)
-         else 1 if not (c.fading or f & updating) and f & sounding != playing
-         else 2 for c in channels], np.int8, len(channels))
-    todo = np.flatnonzero(kinds == 2)
-    plain = np.flatnonzero(kinds == 0)
-    if plain.size:
-        moving = channels if plain.size == len(channels) else [channels[i] for i in plain.tolist()]
-        n, output_hz = len(moving), float(bank.ctx.settings.sample_rate_hz)
-        # the product in Python: the same IEEE double multiply as numpy's, one pass fewer
-        rate = np.fromiter([c.sample_rate_hz * c.pitch for c in moving], np.float64, n)
+def advance_columns(bank: ChannelBank, ticks: int, held: frozenset[str] | set[str]) -> None:
+    """``advance`` of a ``modern`` bank (``channel_arrays``) with no ``on_end`` callback:
+    the cursors of its plainly playing channels (not paused, fading or held) move in
+    one array step over the columns (``held_rate_hz``'s float operations, so the same
+    numbers); the channels with anything else to do, and those that reached their
+    end, go one by one in slot order (``advance_one``)."""
+    columns, n = bank.columns, len(bank.channels)
+    assert columns is not None
+    columns.advanced[:n] = ticks
+    flags, fading = columns.flags[:n], columns.fading[:n]
+    sounding = flags & (PLAYING | PAUSED)
+    plain = (flags & (PLAYING | PAUSED | UPDATING) == PLAYING) & ~fading \
+        & (columns.level_rate_per_tick[:n] == 0.0)
+    if held:
+        ids = [columns.bus_of(name) for name in held]
+        plain &= ~np.isin(columns.bus_id[:n], ids)
+    # stopped or paused, not fading and no end to clear: nothing to do
+    todo = ~plain & (fading | (flags & UPDATING != 0) | (sounding == PLAYING))
+    at = np.flatnonzero(plain)
+    if at.size:
+        whole = at.size == n
+        output_hz = float(bank.ctx.settings.sample_rate_hz)
+        rate_column, pitch = columns.sample_rate_hz[:n], columns.pitch[:n]
+        rate = rate_column * pitch if whole else rate_column[at] * pitch[at]
         with np.errstate(all="ignore"):  # a NaN or infinite rate holds still
             held_rate = np.where(np.isfinite(rate),
                                  py_min(py_max(rate, 0.0), MAX_STEP * output_hz), 0.0)
-            cursor = (np.fromiter([c.cursor_frames for c in moving], np.float64, n)
+            cursor = ((columns.cursor_frames[:n] if whole else columns.cursor_frames[at])
                       + held_rate * ticks / bank.ctx.clock.tick_hz)
-            ended = ~(cursor < np.fromiter([c.length_frames for c in moving], np.float64, n))
-        for channel, frames in zip(moving, cursor.tolist(), strict=True):
-            channel.cursor_frames = frames
+            length = columns.length_frames[:n] if whole else columns.length_frames[at]
+            ended = ~(cursor < length)
+        if whole:
+            columns.cursor_frames[:n] = cursor
+        else:
+            columns.cursor_frames[at] = cursor
         if ended.any():
-            todo = np.union1d(todo, plain[ended])
-    for i in todo.tolist():
-        advance_one(bank, channels[i], ticks, held, moved=bool(kinds[i] == 0))
+            todo[at[ended]] = True
+    channels = bank.channels
+    for i in np.flatnonzero(todo).tolist():
+        advance_one(bank, channels[i], ticks, held, moved=bool(plain[i]))
 
 
 def slide_overall(bank: ChannelBank) -> None:

@@ -26,6 +26,9 @@ def cull_voices(bank: ChannelBank) -> None:
     Culled voices whose inputs hold still are then parked
     (``soundscape.audio.virtual``).
     """
+    if bank.columns is not None:
+        cull_columns(bank)
+        return
     parked = bank._parked
     if parked is None:
         for rank, channel in enumerate(c for c in bank.channels if c.flags & PLAYING):
@@ -48,8 +51,30 @@ def cull_voices(bank: ChannelBank) -> None:
         for rank in np.flatnonzero(~parked.audible[playing]).tolist():
             set_audible(bank, bank.channels[int(playing[rank])], True, rank)
     else:
-        rank_voices(bank, playing, limit)
+        rank_voices(bank, playing, limit, parked.loud[playing], parked.audible[playing])
     park(bank, awake)
+
+
+def cull_columns(bank: ChannelBank) -> None:
+    """``cull_voices`` of a ``modern`` bank (``channel_arrays``), from its columns: the
+    same loudness (Python's ``max(gain_left, gain_right)``), ranks and events."""
+    columns, n = bank.columns, len(bank.channels)
+    assert columns is not None
+    playing = np.flatnonzero(columns.flags[:n] & PLAYING)
+    limit = bank.real_voices if bank.policy == "virtual" else None
+    audible = columns.audible[playing]
+    if limit is None or playing.size <= limit:
+        for rank in np.flatnonzero(~audible).tolist():
+            set_audible(bank, bank.channels[int(playing[rank])], True, rank)
+        return
+    loud = loudness(columns.gain_left[playing], columns.gain_right[playing])
+    rank_voices(bank, playing, limit, loud, audible)
+
+
+def loudness(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """Python's ``max(left, right)`` of each pair: the left on a tie or a NaN right,
+    the NaN on a NaN left (a voice's loudness for the ranking)."""
+    return np.where(right > left, right, left)
 
 
 def voice_all(bank: ChannelBank, awake: list[Channel]) -> bool:
@@ -70,18 +95,17 @@ def voice_all(bank: ChannelBank, awake: list[Channel]) -> bool:
     return True
 
 
-def rank_voices(bank: ChannelBank, playing: np.ndarray, limit: int) -> None:
-    """Voice the loudest ``limit`` of the ``playing`` slots; log the changes."""
-    parked = bank._parked
-    if parked is None:
-        return
-    neg = -parked.loud[playing]
+def rank_voices(bank: ChannelBank, playing: np.ndarray, limit: int, loud: np.ndarray,
+                was_audible: np.ndarray) -> None:
+    """Voice the loudest ``limit`` of the ``playing`` slots (``loud``: their loudness,
+    ``was_audible``: whether each is voiced now); log the changes."""
+    neg = -loud
     edge = np.partition(neg, limit - 1)[limit - 1] if limit > 0 else -np.inf
     audible = neg < edge
     if limit > 0:
         ties = np.flatnonzero(neg == edge)[: limit - int(np.count_nonzero(audible))]
         audible[ties] = True  # the lower channel indices among equals
-    changed = np.flatnonzero(audible != parked.audible[playing])
+    changed = np.flatnonzero(audible != was_audible)
     if not changed.size:
         return
     n = playing.size

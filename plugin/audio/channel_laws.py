@@ -1,6 +1,6 @@
 """A bank's profile laws in phase CHANNELS (``ChannelBank.step``): ``apply_law`` on
-each channel whose inputs changed since its last law, many ``modern`` ones at once as
-arrays (``profiles.apply_modern_laws``)."""
+each channel whose inputs changed since its last law; a ``modern`` bank's as arrays
+over its columns (``profiles.modern_law_arrays``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from soundscape.audio.profiles import MODERN_INPUTS, apply_law, apply_modern_laws, modern_inputs
-from soundscape.components.channel import Channel
+from soundscape.audio.profiles import MODERN_INPUTS, apply_law, modern_law_arrays
+from soundscape.components.channel import PLAYING, Channel
 
 if TYPE_CHECKING:
     from soundscape.audio.channels import ChannelBank
@@ -21,11 +21,6 @@ LAW_INPUTS = attrgetter("volume", "pan", "pitch", "rate_hz", "level", "rate_scal
 """What ``profiles.apply_law`` reads of a channel (``serial`` stands for its sound, whose
 bit depth the law reads): a channel whose inputs are as at its last law keeps its
 gains and step (``ChannelBank.step``)."""
-MODERN_ARRAY_LAWS = 16
-"""From this many changed channels on, a ``modern`` bank runs their laws as arrays
-(``profiles.apply_modern_laws``: the same numbers, less per-channel Python)."""
-
-
 def laws(bank: ChannelBank, stepped: list[Channel], rate_hz: int, sounds: SoundBank | None) -> None:
     """``apply_law`` on each of ``stepped`` whose ``LAW_INPUTS`` changed."""
     if bank._law_rows is not None:
@@ -41,29 +36,42 @@ def laws(bank: ChannelBank, stepped: list[Channel], rate_hz: int, sounds: SoundB
             report_bad_value(bank, channel)
 
 
-def modern_laws(bank: ChannelBank, stepped: list[Channel], rate_hz: int) -> None:
-    """The ``modern`` laws of many channels as arrays: their inputs read at once,
-    compared with the inputs of their last law (``_law_rows``, a column a slot), and
-    ``profiles.apply_modern_laws`` on the ones that changed."""
-    inputs = modern_inputs(stepped)
-    slots = np.fromiter([c.index for c in stepped], np.int64, len(stepped))
+def modern_laws(bank: ChannelBank, rate_hz: int) -> None:
+    """The laws of a ``modern`` bank (``channel_arrays``) over its columns: the
+    ``MODERN_INPUTS`` of every playing channel (and of a voice that started and ended
+    since the last publish) read at once, compared with the inputs of each slot's
+    last law (``_law_rows``, a column a slot), and ``profiles.modern_law_arrays`` on
+    the ones that changed, written back to the columns."""
+    columns, n = bank.columns, len(bank.channels)
+    assert columns is not None
+    stepped = columns.flags[:n] & PLAYING != 0
+    if bank._unsent:
+        stepped |= np.isin(columns.voice_id[:n], list(bank._unsent))
+    slots = np.flatnonzero(stepped)
+    if not slots.size:
+        return
+    whole = slots.size == n
+    inputs = np.empty((len(MODERN_INPUTS), slots.size))
+    for row, name in enumerate(MODERN_INPUTS):
+        column = getattr(columns, name)
+        inputs[row] = column[:n] if whole else column[slots]
     rows = bank._law_rows
-    if rows is None or rows.shape[1] < len(bank.channels):
-        grown = np.full((len(MODERN_INPUTS), max(2 * len(bank.channels), 64)), np.nan)
+    if rows is None or rows.shape[1] < n:
+        grown = np.full((len(MODERN_INPUTS), max(2 * n, 64)), np.nan)
         if rows is not None:
             grown[:, : rows.shape[1]] = rows
-        elif bank._law_inputs:
-            bank._law_inputs.clear()  # the dict's memory is stale from here on
         rows = bank._law_rows = grown
-    changed = np.flatnonzero((inputs != rows[:, slots]).any(axis=0))
+    last = rows[:, :n] if whole else rows[:, slots]
+    changed = np.flatnonzero((inputs != last).any(axis=0))
     if not changed.size:
         return
-    if changed.size < len(stepped):
+    if changed.size < slots.size:
         slots, inputs = slots[changed], inputs[:, changed]
-        stepped = [stepped[i] for i in changed.tolist()]
-    rows[:, slots] = inputs  # (every channel changed, as when all move: no gathers)
-    for channel in apply_modern_laws(bank.overall_volume, stepped, rate_hz, inputs):
-        report_bad_value(bank, channel)
+    rows[:, slots] = inputs
+    left, right, step, usable = modern_law_arrays(bank.overall_volume, inputs, rate_hz)
+    columns.gain_left[slots], columns.gain_right[slots], columns.step[slots] = left, right, step
+    for slot in slots[~usable].tolist():
+        report_bad_value(bank, bank.channels[slot])
 
 
 def report_bad_value(bank: ChannelBank, channel: Channel) -> None:

@@ -148,6 +148,8 @@ def restore(bank: ChannelBank, channel: Channel, first_tick: int, out: list[Comm
 def mark_published(bank: ChannelBank) -> None:
     """The mixer has this tick's commands: later plays start at the next interval."""
     bank._advanced_ticks.clear()
+    if bank.columns is not None:
+        bank.columns.advanced[:] = -1
     if bank._parked is not None:
         bank._parked.moved[:] = False
     bank._ops.clear()
@@ -158,6 +160,8 @@ def mark_published(bank: ChannelBank) -> None:
 def ticks_advanced(bank: ChannelBank, slot: int) -> int:
     """Ticks channel ``slot`` has advanced since the last publish (0: a play on it
     starts at the interval's first tick; else at the tick after its last)."""
+    if bank.columns is not None:
+        return max(int(bank.columns.advanced[slot]), 0)
     ticks = bank._advanced_ticks.get(slot)
     if ticks is not None:
         return ticks

@@ -32,7 +32,7 @@ from soundscape.audio import (
 from soundscape.audio.channel_advance import OVERALL_SLIDE_PER_FRAME
 from soundscape.audio.channel_arrays import ArrayChannel, ChannelColumns
 from soundscape.audio.channel_handles import EndCallback, Handle, SoundHandle, StealCallback
-from soundscape.audio.channel_laws import LAW_INPUTS, MODERN_ARRAY_LAWS
+from soundscape.audio.channel_laws import LAW_INPUTS
 from soundscape.audio.channel_rules import free_channel, oni_channel, redguard_channel
 from soundscape.audio.commands import VoiceParams
 from soundscape.audio.profiles import held_rate_hz
@@ -52,12 +52,16 @@ if TYPE_CHECKING:
     from soundscape.audio.sounds import Sound, SoundBank
 
 __all__ = [  # the bank's parts live in channel_*.py; these names stay importable here
-    "LAW_INPUTS", "MODERN_ARRAY_LAWS", "OVERALL_SLIDE_PER_FRAME", "PARK_AFTER_TICKS", "POLICIES",
+    "LAW_INPUTS", "OVERALL_SLIDE_PER_FRAME", "PARK_AFTER_TICKS", "POLICIES",
     "Channel", "ChannelBank", "ChannelKind", "EndCallback", "Handle", "SoundHandle",
     "StealCallback", "ensure_bank", "sounds_in_use", "step_banks", "stop_voices_of",
 ]
 
 POLICIES = ("oni", "redguard", "virtual")
+COLUMN_PROFILES = ("modern",)
+"""The profiles whose banks keep their channels as columns (``channel_arrays``) and step
+them as arrays; the others go one channel at a time (as a ``modern`` bank does with this
+emptied: the reference the array paths are tested against)."""
 
 
 class ChannelBank:
@@ -93,8 +97,6 @@ class ChannelBank:
         """(channel, serial) of voices already logged as ``bad_value``."""
         self._bad_buses: set[tuple[str, str]] = set()
         """Unknown bus names already logged (``channel_play.bus_for``)."""
-        self.columns = ChannelColumns() if profile == "modern" else None
-        """A ``modern`` bank's channels as columns (``channel_arrays``), else None."""
         self.channels: list[Channel] = []
         self.entities: list[int] = []
         self.on_end: list[EndCallback] = []
@@ -108,8 +110,11 @@ class ChannelBank:
         self._advanced_ticks: dict[int, int] = {}
         self._last_ticks = 0
         """The ticks of the latest ``advance`` (parked voices moved by them too)."""
-        self._parked = ParkedVoices() if policy == "virtual" else None
-        """A virtual bank's culled voices whose inputs hold still (``soundscape.audio.virtual``)."""
+        self.columns = ChannelColumns() if profile in COLUMN_PROFILES else None
+        """A ``modern`` bank's channels as columns (``channel_arrays``), else None."""
+        self._parked = ParkedVoices() if policy == "virtual" and self.columns is None else None
+        """A virtual bank's culled voices whose inputs hold still (``soundscape.audio.virtual``);
+        a bank with columns steps every voice as arrays instead."""
         self._awake: list[Channel] = []
         """A virtual bank's channels that are not parked, in index order."""
         self._ops: list[tuple[int, int, int, float, Sound | None]] = []
@@ -271,14 +276,17 @@ class ChannelBank:
         channel_advance.slide_overall(self)
         held = self.ctx.buses.paused_names if self.ctx.has("buses") else frozenset()
         self._last_ticks = ticks
+        if self.columns is not None and not self.on_end:
+            channel_advance.advance_columns(self, ticks, held)
+            return
         channels = (self.channels if self._parked is None
                     else channel_cull.advance_parked(self, ticks, held))
-        if self.profile == "modern" and not self.on_end and len(channels) >= MODERN_ARRAY_LAWS:
-            channel_advance.advance_modern(self, channels, ticks, held)
-            return
         advanced = self._advanced_ticks
         for channel in channels:
-            advanced[channel.index] = ticks
+            if self.columns is not None:
+                self.columns.advanced[channel.index] = ticks
+            else:
+                advanced[channel.index] = ticks
             if channel.fading or channel.flags & (PLAYING | UPDATING):  # else nothing to do
                 channel_advance.advance_one(self, channel, ticks, held)
 
@@ -304,15 +312,16 @@ class ChannelBank:
             self._law_context = context
             self._law_inputs.clear()
             self._law_rows = None
+        if self.columns is not None:
+            channel_laws.modern_laws(self, rate_hz)
+            self.cull_voices()
+            return
         # a virtual bank's parked voices keep the gains of their unchanged inputs
         channels = self.channels if self._parked is None else channel_cull.awake_channels(self)
         unsent = self._unsent
         # a voice that started and ended since the last publish still gets its gains
         stepped = [c for c in channels if c.flags & PLAYING or c.voice_id in unsent]
-        if self.profile == "modern" and len(stepped) >= MODERN_ARRAY_LAWS:
-            channel_laws.modern_laws(self, stepped, rate_hz)
-        else:
-            channel_laws.laws(self, stepped, rate_hz, sounds)
+        channel_laws.laws(self, stepped, rate_hz, sounds)
         self.cull_voices()
 
     cull_voices = channel_cull.cull_voices

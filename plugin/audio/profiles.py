@@ -174,19 +174,15 @@ def modern_inputs(channels: Sequence[Channel]) -> np.ndarray[Any, Any]:
     return out
 
 
-def apply_modern_laws(overall_volume: float, channels: Sequence[Channel],
-                      output_rate_hz: int, inputs: np.ndarray[Any, Any] | None = None
-                      ) -> list[Channel]:
-    """``apply_law`` of the ``modern`` profile for many channels at once; the channels
-    whose values cannot be used (silenced) are returned for the caller to log.
-    ``inputs``: their ``modern_inputs``, if already read.
+def modern_law_arrays(overall_volume: float, inputs: np.ndarray[Any, Any], output_rate_hz: int
+                      ) -> tuple[np.ndarray[Any, Any], ...]:
+    """``apply_law`` of the ``modern`` profile over arrays: (gain_left, gain_right, step,
+    usable) from ``MODERN_INPUTS`` rows (``modern_inputs``), the unusable ones zero.
 
     The same float operations in the same order as ``equal_power``, ``apply_law`` and
     ``held_rate_hz``, over arrays (``soundscape.audio.pymath``): the same numbers to
     the bit.
     """
-    if inputs is None:
-        inputs = modern_inputs(channels)
     volume, pan, pitch, rate, level, _, source_hz, _ = inputs
     overall = float(overall_volume)
     with np.errstate(all="ignore"):  # NaN and inf values are expected: silenced below
@@ -201,7 +197,21 @@ def apply_modern_laws(overall_volume: float, channels: Sequence[Channel],
         rate_hz = source_hz * pitch
         held = py_min(py_max(rate_hz, 0.0), MAX_STEP * float(output_rate_hz))
         step = np.where(np.isfinite(rate_hz), held, 0.0) / float(output_rate_hz)
-    left, right, step = (np.where(usable, a, 0.0).tolist() for a in (left, right, step))
-    for channel, gain_left, gain_right, frames in zip(channels, left, right, step, strict=True):
+    return (np.where(usable, left, 0.0), np.where(usable, right, 0.0),
+            np.where(usable, step, 0.0), usable)
+
+
+def apply_modern_laws(overall_volume: float, channels: Sequence[Channel],
+                      output_rate_hz: int, inputs: np.ndarray[Any, Any] | None = None
+                      ) -> list[Channel]:
+    """``apply_law`` of the ``modern`` profile for many channels at once
+    (``modern_law_arrays``); the channels whose values cannot be used (silenced) are
+    returned for the caller to log. ``inputs``: their ``modern_inputs``, if already read.
+    """
+    if inputs is None:
+        inputs = modern_inputs(channels)
+    left, right, step, usable = modern_law_arrays(overall_volume, inputs, output_rate_hz)
+    for channel, gain_left, gain_right, frames in zip(channels, left.tolist(), right.tolist(),
+                                                      step.tolist(), strict=True):
         channel.gain_left, channel.gain_right, channel.step = gain_left, gain_right, frames
     return [channels[i] for i in np.flatnonzero(~usable).tolist()]

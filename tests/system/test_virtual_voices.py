@@ -207,16 +207,20 @@ def test_the_audio_side_never_voices_more_than_real_voices(profile):
     plugin.uninstall()
 
 
-def churn_scene(monkeypatch, park: bool, ticks: int = 240):
+def churn_scene(monkeypatch, park: bool, ticks: int = 240, columns: bool = False):
     """120 voices on a bank of 8 real voices, most of them still for long stretches
     (so they park), with one-shots ending while culled, on_end chains, loops, and every
     kind of change a game makes: setters, direct field writes, pitch, pauses, fades in
     seconds, Oni-style fades, a held bus, the overall volume, stops and steals. Returns
-    the event log, the commands sent and every channel's cursor after every tick."""
+    the event log, the commands sent and every channel's cursor after every tick.
+    ``columns``: the bank keeps its channels as columns (``channel_arrays``: no
+    parking), else one channel at a time, parking culled voices when ``park``."""
     import soundscape.audio.channel_cull as cull_module
+    import soundscape.audio.channels as channels_module
 
     monkeypatch.setattr(cull_module, "PARK_AFTER_TICKS", 8 if park else 10**9)
-    esper.switch_world(f"churn-{park}")
+    monkeypatch.setattr(channels_module, "COLUMN_PROFILES", ("modern",) if columns else ())
+    esper.switch_world(f"churn-{park}-{columns}")
     plugin, ctx, bank, sent = offline(real_voices=8)
     for i in range(6):
         ctx.sounds.add(f"s{i}", marked(400 + 1_700 * i, i), RATE)
@@ -274,10 +278,10 @@ def churn_scene(monkeypatch, park: bool, ticks: int = 240):
     events = [dict(r) for r in ctx.events]
     commands = [(c.op, c.voice, c.tick, c.offset, c.params) for c in sent]
     audio = ctx.mixer.backend.audio().copy()
-    parked_max = bank._parked.count
+    parked_max = bank._parked.count if bank._parked is not None else 0
     plugin.uninstall()
     esper.switch_world("default")
-    esper.delete_world(f"churn-{park}")
+    esper.delete_world(f"churn-{park}-{columns}")
     return events, commands, cursors, audio, parked_max
 
 
@@ -296,7 +300,22 @@ def test_parked_voices_keep_the_same_time_events_and_sound(monkeypatch):
     assert np.array_equal(parked[3], plain[3])
 
 
+def test_a_bank_of_columns_keeps_the_same_time_events_and_sound(monkeypatch):
+    """The same churn on a bank that keeps its channels as columns (its laws and cull as
+    arrays) against one channel at a time: the same events, commands, cursors, bytes."""
+    columns = churn_scene(monkeypatch, park=False, columns=True)
+    plain = churn_scene(monkeypatch, park=False)
+    assert len([r for r in columns[0] if r["event"] == "cull"]) > 10
+    assert columns[0] == plain[0]
+    assert columns[1] == plain[1]
+    assert columns[2] == plain[2]
+    assert np.array_equal(columns[3], plain[3])
+
+
 def test_a_direct_write_wakes_a_parked_voice(monkeypatch):
+    import soundscape.audio.channels as channels_module
+
+    monkeypatch.setattr(channels_module, "COLUMN_PROFILES", ())  # a bank that parks
     plugin, ctx, bank, sent = offline(real_voices=1)
     ctx.sounds.add("a", marked(RATE, 1), RATE)
     loud = bank.acquire()

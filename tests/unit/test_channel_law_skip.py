@@ -13,9 +13,9 @@ from soundscape import Context, Settings
 from soundscape.audio import channel_cull, channel_laws, channel_stream
 from soundscape.audio import channels as channels_module
 from soundscape.audio.buses import Buses
-from soundscape.audio.channels import MODERN_ARRAY_LAWS, ensure_bank
+from soundscape.audio.channels import ensure_bank
 from soundscape.audio.commands import SET, Command
-from soundscape.audio.profiles import apply_law, apply_modern_laws
+from soundscape.audio.profiles import apply_law, apply_modern_laws, modern_law_arrays
 from soundscape.audio.sounds import SoundBank
 from soundscape.components.channel import Channel
 
@@ -42,6 +42,8 @@ def count_laws(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 @pytest.mark.parametrize("profile", ["modern", "ac", "oni", "redguard"])
 def test_law_runs_only_for_channels_whose_inputs_changed(profile, monkeypatch):
+    # the per-channel path (a modern bank's columns: test_array_laws_run_only_...)
+    monkeypatch.setattr(channels_module, "COLUMN_PROFILES", ())
     ctx = make_ctx()
     bank = ensure_bank(ctx, "b", count=3, policy="redguard", profile=profile)
     volume = {"modern": 0.5, "ac": -6, "oni": 0.5, "redguard": 100}[profile]
@@ -151,11 +153,11 @@ def test_modern_laws_as_arrays_equal_the_law_to_the_bit(overall):
             (want.gain_left, want.gain_right, want.step))
 
 
-def test_a_busy_modern_bank_steps_through_the_array_laws(monkeypatch):
+def test_a_modern_bank_steps_through_the_array_laws(monkeypatch):
     ctx = make_ctx()
     bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
                        real_voices=4)
-    for i in range(MODERN_ARRAY_LAWS + 4):
+    for i in range(20):
         bank.play(bank.acquire(), "tone", volume=0.05 * i, pan=0.1 * i - 1.0, loop=True)
     bank.channels[3].volume = float("nan")
     calls = count_laws(monkeypatch)
@@ -170,40 +172,34 @@ def test_a_busy_modern_bank_steps_through_the_array_laws(monkeypatch):
             fresh.gain_left, fresh.gain_right, fresh.step) or channel.index == 3
 
 
-def test_array_laws_run_only_for_changed_channels_across_both_paths(monkeypatch):
-    """A busy modern bank remembers its laws' inputs as arrays: a still tick runs no
-    law, a changed channel runs alone, and dropping below ``MODERN_ARRAY_LAWS`` voices
-    and back (the per-channel path's memory in between) leaves every gain right."""
+def test_array_laws_run_only_for_changed_channels(monkeypatch):
+    """A modern bank remembers its laws' inputs as arrays: a still tick runs no law, a
+    changed channel runs alone, a stopped one not at all, and every gain is the law's."""
     ctx = make_ctx()
     bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern")
     handles = []
-    for i in range(MODERN_ARRAY_LAWS + 2):
+    for i in range(18):
         handles.append(handle := bank.acquire())
         bank.play(handle, "tone", volume=0.04 * (i + 1), loop=True)
-    ran: list[int] = []
-    monkeypatch.setattr(channel_laws, "apply_modern_laws",
-                        lambda overall, chans, *args: ran.extend(c.index for c in chans)
-                        or apply_modern_laws(overall, chans, *args))
+    ran: list[list[float]] = []
+    monkeypatch.setattr(channel_laws, "modern_law_arrays",
+                        lambda overall, inputs, *args: ran.append(inputs[0].tolist())
+                        or modern_law_arrays(overall, inputs, *args))
     calls = count_laws(monkeypatch)
     bank.step(1, ctx.sounds)
-    assert sorted(ran) == list(range(MODERN_ARRAY_LAWS + 2)) and calls == []
+    assert len(ran) == 1 and len(ran[0]) == 18 and calls == []
     ran.clear()
     bank.step(1, ctx.sounds)
     assert ran == []
     bank.set_pan(handles[5], 0.5)
     bank.step(1, ctx.sounds)
-    assert ran == [5]
+    assert ran == [[bank.channels[5].volume]]
+    ran.clear()
     for handle in handles[3:]:
-        bank.stop(handle)  # three left: one by one
+        bank.stop(handle)
     bank.set_volume(handles[0], 0.9)
     bank.step(1, ctx.sounds)
-    assert calls == [0, 1, 2]  # the per-channel path starts with no memory
-    for _ in handles[3:]:
-        bank.play(bank.acquire(), "tone", volume=0.3, loop=True)
-    bank.set_volume(handles[1], 0.7)
-    ran.clear()
-    bank.step(1, ctx.sounds)
-    assert sorted(ran) == list(range(MODERN_ARRAY_LAWS + 2))  # arrays again: all anew
+    assert ran == [[0.9]]
     for channel in bank.channels:
         fresh = dataclasses.replace(channel)
         apply_law(bank, fresh, ctx.settings.sample_rate_hz, 16)
@@ -216,7 +212,8 @@ def _busy_bank(array_paths: bool, monkeypatch: pytest.MonkeyPatch,
     """A busy modern bank under random plays, pitches (odd ones too), pauses, fades,
     fade-outs, stops and a paused bus, stepped tick by tick; every channel's state
     and every event after each tick."""
-    monkeypatch.setattr(channels_module, "MODERN_ARRAY_LAWS", 16 if array_paths else 10 ** 9)
+    if not array_paths:  # a modern bank without columns: one channel at a time
+        monkeypatch.setattr(channels_module, "COLUMN_PROFILES", ())
     if not array_paths:  # the cull's array ranking every tick, never its voice-all path
         monkeypatch.setattr(channel_cull, "voice_all", lambda bank, awake: False)
     ctx = make_ctx()
@@ -265,7 +262,7 @@ def _busy_bank(array_paths: bool, monkeypatch: pytest.MonkeyPatch,
 
 @pytest.mark.parametrize("real_voices", [8, 34, 64])
 def test_a_busy_modern_bank_steps_as_one_channel_at_a_time(monkeypatch, real_voices):
-    """The array paths (laws and cursors) against the per-channel code: every channel's
+    """The column paths (laws, cursors, cull) against the per-channel code: every channel's
     cursor, flags, fader, gains and step after every tick, and every event, the same
     (and the cull's voice-all path, taken while no more than ``real_voices`` play,
     against its array ranking every tick)."""
@@ -276,24 +273,31 @@ def test_a_busy_modern_bank_steps_as_one_channel_at_a_time(monkeypatch, real_voi
         assert got == want, f"tick {tick}"
 
 
-def test_cull_loudness_is_the_larger_side_gain_as_python_max():
+@pytest.mark.parametrize("columns", [True, False])
+def test_cull_loudness_is_the_larger_side_gain_as_python_max(monkeypatch, columns):
     """``cull_voices`` ranks by Python's ``max(gain_left, gain_right)`` (written without
     the builtin call): the left on a tie (``0.0`` against ``-0.0``) and on a NaN right,
-    the NaN on a NaN left."""
-    from soundscape.audio.channel_cull import cull_voices
+    the NaN on a NaN left; with columns (``channel_cull.loudness``) and without
+    (the parked voices' ``loud``)."""
+    from soundscape.audio.channel_cull import cull_voices, loudness
 
-    ctx = make_ctx()
-    bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
-                       real_voices=2)
     pairs = [(0.25, 0.5), (0.5, 0.25), (0.0, -0.0), (-0.0, 0.0), (0.3, float("nan")),
              (float("nan"), 0.3), (-1.0, -2.0), (0.7, 0.7)]
-    for _ in pairs:
-        bank.play(bank.acquire(), "tone", volume=0.5, loop=True)
-    bank.step(1, ctx.sounds)
-    for channel, (left, right) in zip(bank.channels, pairs, strict=True):
-        channel.gain_left, channel.gain_right = left, right
-    cull_voices(bank)
-    loud = bank._parked.loud[: len(pairs)].tolist()
+    if columns:
+        left, right = (np.array(side) for side in zip(*pairs, strict=True))
+        loud = loudness(left, right).tolist()
+    else:
+        monkeypatch.setattr(channels_module, "COLUMN_PROFILES", ())
+        ctx = make_ctx()
+        bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
+                           real_voices=2)
+        for _ in pairs:
+            bank.play(bank.acquire(), "tone", volume=0.5, loop=True)
+        bank.step(1, ctx.sounds)
+        for channel, (gain_left, gain_right) in zip(bank.channels, pairs, strict=True):
+            channel.gain_left, channel.gain_right = gain_left, gain_right
+        cull_voices(bank)
+        loud = bank._parked.loud[: len(pairs)].tolist()
     assert repr(loud) == repr([max(left, right) for left, right in pairs])
     assert repr(loud) != repr([max(right, left) for left, right in pairs])  # order matters
 

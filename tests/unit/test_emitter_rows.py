@@ -18,7 +18,7 @@ from soundscape.audio import channel_laws, channel_stream, emitters
 from soundscape.audio.commands import SET
 from soundscape.audio.emitter_rows import bearing_pans, py_max, py_min
 from soundscape.audio.emitters import Heard, spatial_of
-from soundscape.audio.profiles import apply_law, apply_modern_laws
+from soundscape.audio.profiles import apply_law, modern_law_arrays
 from soundscape.components import Emitter, Listener, Position, Velocity
 from soundscape.laws.modern import bearing_pan
 
@@ -185,14 +185,14 @@ def test_a_still_scene_sends_nothing_and_runs_no_law(monkeypatch, path):
         send = mixer.send
         monkeypatch.setattr(mixer, "send", lambda commands, **kw: (sent.append(commands),
                                                                      send(commands, **kw)))
-        laws: list[int] = []  # the channels whose law runs, one by one or as arrays
+        laws: list[float] = []  # the volumes of the laws run, one by one or as arrays
         for module in (channel_laws, channel_stream):  # the law step; a replay's freeze
             monkeypatch.setattr(module, "apply_law",
-                                lambda bank, channel, *args: laws.append(channel.index)
+                                lambda bank, channel, *args: laws.append(channel.volume)
                                 or apply_law(bank, channel, *args))
-        monkeypatch.setattr(channel_laws, "apply_modern_laws",
-                            lambda overall, chans, *args: laws.extend(c.index for c in chans)
-                            or apply_modern_laws(overall, chans, *args))
+        monkeypatch.setattr(channel_laws, "modern_law_arrays",
+                            lambda overall, inputs, *args: laws.extend(inputs[0].tolist())
+                            or modern_law_arrays(overall, inputs, *args))
         for _ in range(3):
             esper.process(1 / 60)
         sent.clear()
@@ -208,7 +208,7 @@ def test_a_still_scene_sends_nothing_and_runs_no_law(monkeypatch, path):
         moved = esper.component_for_entity(first, Emitter).handle
         assert [(c.op, c.voice) for commands in sent for c in commands] == [
             (SET, plugin.context.channels["modern"].get(moved).voice_id)]
-        assert laws == [moved.slot]
+        assert laws == [plugin.context.channels["modern"].get(moved).volume]
     finally:
         plugin.uninstall()
 
