@@ -77,6 +77,9 @@ class EmitterRows:
             entity's ``Velocity`` component or None; ``given``: not None).
         channels, generations: the channel the emitter's handle names and its
             generation when read (None, -1: none).
+        slot, generation_at, serial_at, sound_ok: the same as arrays for a bank with
+            columns (``steer_rows``): the channel's slot, generation and serial when
+            read (-1: none) and whether it played the emitter's sound then.
         enabled, volume, rolloff, ref, far, factor, pitch, coned, occlusion,
         doppler, idle: the emitter's settings as arrays (``idle``: an emitter
         with nothing to start, stop or steer: disabled with no handle, or a
@@ -102,6 +105,10 @@ class EmitterRows:
         self.revision: list[int] = [-1] * n
         self.channels: list[Channel | None] = [None] * n
         self.generations: list[int] = [-1] * n
+        self.slot = np.full(n, -1, np.int64)
+        self.generation_at = np.full(n, -1, np.int64)
+        self.serial_at = np.full(n, -1, np.int64)
+        self.sound_ok = np.zeros(n, bool)
         self.sounds: list[str] = [""] * n
         self.models: list[DistanceModel] = [DistanceModel()] * n
         self.cones: list[tuple[float, float, float, float]] = [(0.0, 360.0, 360.0, 0.0)] * n
@@ -159,7 +166,8 @@ class EmitterRows:
         keep = np.array(same, np.int64)
         before = old[keep]
         for name in ("enabled", "idle", "live", "volume", "rolloff", "ref", "far", "factor",
-                     "pitch", "coned", "occlusion", "doppler"):
+                     "pitch", "coned", "occlusion", "doppler", "slot", "generation_at",
+                     "serial_at", "sound_ok"):
             getattr(self, name)[keep] = getattr(previous, name)[before]
         for row, b in zip(same, before.tolist(), strict=True):
             self.revision[row] = previous.revision[b]
@@ -193,11 +201,22 @@ class EmitterRows:
         self.by_law = np.flatnonzero(self.rolloff == BY_LAW).tolist()
         self.coned_rows = np.flatnonzero(self.coned).tolist()
 
+    def reread(self, row: int, bank: ChannelBank) -> None:
+        """Read one row's emitter and channel again (after the per-emitter path ran)."""
+        self._read(row, bank)
+        self.revision[row] = self.emitters[row].revision
+        self._sort_rolloffs()
+
     def _read(self, row: int, bank: ChannelBank) -> None:
         emitter = self.emitters[row]
         channel = bank.get(emitter.handle)
         self.channels[row] = channel
         self.generations[row] = channel.generation if channel is not None else -1
+        self.slot[row] = channel.index if channel is not None else -1
+        self.generation_at[row] = self.generations[row]
+        self.serial_at[row] = channel.serial if channel is not None else -1
+        # a channel's sound changes only with a play, which moves its serial
+        self.sound_ok[row] = channel is not None and channel.sound == emitter.sound
         enabled = bool(emitter.enabled)
         self.enabled[row] = enabled
         self.live[row] = enabled and channel is not None
@@ -411,10 +430,39 @@ def row_velocities(service: EmitterService, rows: EmitterRows, moving: Array, x:
 
 
 def steer_rows(rows: EmitterRows, gain: Array, pan: Array, pitch: Array, lowpass: Array,
-               moved: Array) -> list[int]:
+               moved: Array, bank: ChannelBank) -> list[int]:
     """Set every playing emitter voice's volume, pan, pitch and cutoff (and its
     position when it moved), as ``EmitterService._steer`` would; the rows whose voice
-    ended, was stopped or plays another sound are returned for ``_update_emitter``."""
+    ended, was stopped or plays another sound are returned for ``_update_emitter``.
+    A bank with columns (``channel_arrays``) is steered with one write a column."""
+    columns = bank.columns
+    if columns is None:
+        return steer_objects(rows, gain, pan, pitch, lowpass, moved)
+    live = rows.live
+    if not live.any():
+        return []
+    slot = np.where(live, rows.slot, 0)
+    ok = (live & (columns.generation[slot] == rows.generation_at)
+          & (columns.flags[slot] & PLAYING != 0) & (columns.serial[slot] == rows.serial_at)
+          & rows.sound_ok)
+    stale = np.flatnonzero(live & ~ok).tolist()
+    if ok.all():
+        columns.volume[slot], columns.pan[slot] = gain, pan
+        columns.pitch[slot], columns.lowpass_hz[slot] = pitch, lowpass
+    elif ok.any():
+        at = np.flatnonzero(ok)
+        slot = slot[at]
+        columns.volume[slot], columns.pan[slot] = gain[at], pan[at]
+        columns.pitch[slot], columns.lowpass_hz[slot] = pitch[at], lowpass[at]
+    channels, positions = rows.channels, rows.positions
+    for row in np.flatnonzero(ok & moved).tolist():
+        channels[row].position = PLACE(positions[row])  # type: ignore[union-attr]
+    return stale
+
+
+def steer_objects(rows: EmitterRows, gain: Array, pan: Array, pitch: Array, lowpass: Array,
+                  moved: Array) -> list[int]:
+    """``steer_rows`` one ``Channel`` at a time (a bank without columns)."""
     live = np.flatnonzero(rows.live)
     if not live.size:
         return []

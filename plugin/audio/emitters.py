@@ -419,7 +419,7 @@ class EmitterService:
             pitch = rows.pitch * doppler
             moved = ~((x == rows.xyz[0]) & (y == rows.xyz[1]) & (z == rows.xyz[2]))
         rows.xyz = np.stack((x, y, z))
-        update = set(steer_rows(rows, gain, pan, pitch, lowpass, moved))
+        update = set(steer_rows(rows, gain, pan, pitch, lowpass, moved, self.bank))
         update.update(np.flatnonzero(~(rows.idle | rows.live)).tolist())
         check = set(np.flatnonzero(~(np.isfinite(x) & np.isfinite(y) & np.isfinite(z))).tolist())
         self._follow_up(rows, update, check, lambda row: Heard(
@@ -499,6 +499,7 @@ class EmitterService:
                 self._check_position(ent, emitter, pos)
             if row in update:
                 self._update_emitter(ent, emitter, pos.as_tuple(), heard(row))
+                rows.reread(row, self.bank)  # its channel may be another, or its serial
 
     def _check_position(self, ent: int, emitter: Emitter, pos: Position) -> None:
         """Log an emitter whose position turns non-finite, once until it is finite again."""
