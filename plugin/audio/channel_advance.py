@@ -84,8 +84,13 @@ def advance_columns(bank: ChannelBank, ticks: int, held: frozenset[str] | set[st
             columns.cursor_frames[:n] = cursor
         else:
             columns.cursor_frames[at] = cursor
-        if ended.any():
-            todo[at[ended]] = True
+        if ended.any():  # loops wrap here; one-shots end one by one
+            loop = columns.loop[:n] if whole else columns.loop[at]
+            wraps = ended & loop & (length > 0)
+            if wraps.any():
+                wrapped = at[wraps]
+                columns.cursor_frames[wrapped] = np.remainder(cursor[wraps], length[wraps])
+            todo[at[ended & ~wraps]] = True
     channels = bank.channels
     for i in np.flatnonzero(todo).tolist():
         advance_one(bank, channels[i], ticks, held, moved=bool(plain[i]))

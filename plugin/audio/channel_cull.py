@@ -108,11 +108,27 @@ def rank_voices(bank: ChannelBank, playing: np.ndarray, limit: int, loud: np.nda
     changed = np.flatnonzero(audible != was_audible)
     if not changed.size:
         return
-    n = playing.size
-    ranks = np.empty(n, dtype=np.int64)
-    ranks[np.lexsort((np.arange(n), neg))] = np.arange(n)
+    ranks = ranks_of(neg, changed)
     for i in changed[np.argsort(ranks[changed], kind="stable")].tolist():
         set_audible(bank, bank.channels[int(playing[i])], bool(audible[i]), int(ranks[i]))
+
+
+def ranks_of(neg: np.ndarray, changed: np.ndarray) -> np.ndarray:
+    """The rank of each of the ``changed`` entries (the others 0) when ``neg`` is
+    sorted ascending, ties and NaNs (last) in index order; a few are counted, many
+    sorted (``np.lexsort``)."""
+    n = neg.size
+    if changed.size > 32:
+        ranks = np.empty(n, dtype=np.int64)
+        ranks[np.lexsort((np.arange(n), neg))] = np.arange(n)
+        return ranks
+    ranks = np.zeros(n, dtype=np.int64)
+    for i in changed.tolist():
+        if neg[i] == neg[i]:
+            ranks[i] = np.count_nonzero(neg < neg[i]) + np.count_nonzero(neg[:i] == neg[i])
+        else:  # a NaN sorts after every number, NaNs in index order
+            ranks[i] = np.count_nonzero(neg == neg) + np.count_nonzero(neg[:i] != neg[:i])
+    return ranks
 
 
 def park(bank: ChannelBank, awake: list[Channel]) -> None:

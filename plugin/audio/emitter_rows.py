@@ -13,12 +13,12 @@ every playing voice is steered in one loop (``steer_rows``).
 
 The array laws do the floating-point operations of the per-source laws
 (``EmitterService.hear``, ``soundscape.laws.spatial``, ``laws.modern.bearing_pan``)
-in the same order, so they give the same numbers to the bit: ``+ - * /``,
-``sqrt``, ``sin`` are correctly rounded (or the C library's) in numpy as in
-Python; ``soundscape.audio.pymath.py_min``/``py_max`` copy Python's ``min``/``max``
-(the first argument on a tie or a NaN); and what numpy computes differently from the C library (its
-``arctan2``, ``arccos`` and ``power`` are vectorised approximations) runs through
-``math`` or the per-source law itself: ``atan2`` for every pan, and the whole law
+in the same order, so they give the same numbers to the bit: ``+ - * /`` and
+``sqrt`` are correctly rounded in numpy as in Python, and the pan law is made of
+them alone (``laws.modern.bearing_pan``); ``soundscape.audio.pymath.py_min``/``py_max``
+copy Python's ``min``/``max`` (the first argument on a tie or a NaN); and what numpy
+computes differently from the C library (its ``arctan2``, ``arccos`` and ``power`` are
+vectorised approximations) runs through the per-source law itself: the whole law
 for the few emitters with a cone, the exponential or a custom rolloff.
 """
 
@@ -35,6 +35,7 @@ from soundscape.audio.pymath import Array, py_max, py_min
 from soundscape.components.channel import PLAYING
 from soundscape.components.emitter import Emitter
 from soundscape.components.spatial import Position, Velocity
+from soundscape.laws.modern import PAN_SCALE_RANGE
 from soundscape.laws.spatial import (
     DOPPLER_MAX_PITCH,
     DOPPLER_MIN_PITCH,
@@ -333,14 +334,25 @@ class EmitterRows:
 
 
 def bearing_pans(dx: Array, dz: Array, heading_rad: float) -> Array:
-    """``laws.modern.bearing_pan`` of every row: ``sin(atan2(dx, dz) - heading)``, 0 where
-    the source is straight above or below (``atan2`` through ``math``, as the law).
+    """``laws.modern.bearing_pan`` of every row: ``(dx cos h - dz sin h) / r``, 0 where
+    the source is straight above or below, the same operations as the law.
 
     >>> bearing_pans(np.array([1.0, 0.0]), np.array([0.0, 0.0]), 0.0).tolist()
     [1.0, 0.0]
     """
-    bearing = np.fromiter(map(math.atan2, dx.tolist(), dz.tolist()), np.float64, dx.size)
-    return np.where((dx == 0.0) & (dz == 0.0), 0.0, np.sin(bearing - heading_rad))
+    cos_h, sin_h = math.cos(heading_rad), math.sin(heading_rad)
+    overhead = (dx == 0.0) & (dz == 0.0)
+    with np.errstate(all="ignore"):  # the squares of far or near offsets: scaled below
+        r = np.sqrt(dx * dx + dz * dz)
+        low, high = PAN_SCALE_RANGE
+        odd = ~((r > low) & (r < high))
+        if odd.any():  # (rare) scaled by the larger offset first, as the law
+            dx, dz, r = dx.copy(), dz.copy(), r.copy()
+            larger = np.maximum(np.abs(dx[odd]), np.abs(dz[odd]))
+            dx[odd], dz[odd] = dx[odd] / larger, dz[odd] / larger
+            r[odd] = np.sqrt(dx[odd] * dx[odd] + dz[odd] * dz[odd])
+        pan = (dx * cos_h - dz * sin_h) / r
+    return np.where(overhead, 0.0, pan)
 
 
 def doppler_pitches(sx: Array, sy: Array, sz: Array, source_velocity: Array,

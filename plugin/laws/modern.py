@@ -30,15 +30,33 @@ def equal_power(gain: float, pan: float) -> tuple[float, float]:
     return (0.0 if abs(left) < 1e-12 else left), (0.0 if abs(right) < 1e-12 else right)
 
 
+PAN_SCALE_RANGE = (1e-150, 1e150)
+"""Between these the source's distance on the ground is computed from the offsets'
+squares as they are; outside, the offsets are scaled by the larger first (the
+squares would underflow or overflow)."""
+
+
 def bearing_pan(dx_m: float, dz_m: float, heading_rad: float) -> float:
     """Pan -1..1 of a source ``(dx, dz)`` away (x east, z north) for a compass heading.
 
-    The sine of the bearing relative to the facing: ahead 0, right 1, left -1.
+    The sine of the bearing relative to the facing: ahead 0, right 1, left -1, i.e.
+    ``sin(atan2(dx, dz) - heading)``, computed as ``(dx cos h - dz sin h) / r`` (``r``
+    the distance on the ground): only correctly rounded operations on the offsets, so
+    the array twin (``emitter_rows.bearing_pans``) gives the same numbers to the bit.
 
     >>> round(bearing_pan(1.0, 0.0, 0.0), 6), round(bearing_pan(0.0, 1.0, 0.0), 6)
     (1.0, 0.0)
+    >>> round(bearing_pan(0.0, 1.0, math.pi / 2), 6), bearing_pan(1e300, 0.0, 0.0)
+    (-1.0, 1.0)
     """
     if dx_m == 0.0 and dz_m == 0.0:
         return 0.0
-    bearing = math.atan2(dx_m, dz_m)  # compass: 0 north, clockwise
-    return math.sin(bearing - heading_rad)
+    if not (math.isfinite(dx_m) and math.isfinite(dz_m)):
+        return math.nan  # no bearing (a non-finite place is silenced anyway)
+    r = math.sqrt(dx_m * dx_m + dz_m * dz_m)
+    low, high = PAN_SCALE_RANGE
+    if not low < r < high:
+        larger = max(abs(dx_m), abs(dz_m))
+        dx_m, dz_m = dx_m / larger, dz_m / larger
+        r = math.sqrt(dx_m * dx_m + dz_m * dz_m)
+    return (dx_m * math.cos(heading_rad) - dz_m * math.sin(heading_rad)) / r

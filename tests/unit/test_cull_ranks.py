@@ -1,0 +1,21 @@
+"""``channel_cull.ranks_of``: the ranks a virtual bank logs with ``cull`` and ``restore``,
+counted for a few changed voices, sorted for many: the same either way."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from soundscape.audio.channel_cull import ranks_of
+
+
+@pytest.mark.parametrize("changed_count", [1, 5, 32, 33, 200])
+def test_counted_ranks_equal_the_sorted_ones(changed_count):
+    rng = np.random.default_rng(changed_count)
+    for _ in range(200):
+        n = int(rng.integers(changed_count, changed_count + 40))
+        neg = rng.choice([0.0, -0.0, -1.0, -0.5, np.nan, -2.0, -0.25], n)
+        changed = np.sort(rng.choice(n, changed_count, replace=False))
+        sorted_ranks = np.empty(n, dtype=np.int64)
+        sorted_ranks[np.lexsort((np.arange(n), neg))] = np.arange(n)
+        assert ranks_of(neg, changed)[changed].tolist() == sorted_ranks[changed].tolist()
