@@ -28,9 +28,10 @@ FLOATS = ("volume", "pan", "pitch", "rate_hz", "level", "rate_scale", "cursor_fr
           "gain_left", "gain_right", "step", "lowpass_hz", "level_rate_per_tick")
 INTS = ("flags", "generation", "serial", "length_frames", "sample_rate_hz", "voice_id")
 BOOLS = ("fading", "audible", "loop")
-COLUMNS = FLOATS + INTS + BOOLS + ("bus",)
+COLUMNS = FLOATS + INTS + BOOLS + ("bus", "position")
 """The ``Channel`` fields an ``ArrayChannel`` keeps in its bank's columns (``bus`` as
-an interned id, ``ChannelColumns.bus_id``)."""
+an interned id, ``ChannelColumns.bus_id``; ``position`` as ``place``, three floats,
+and ``placed``, False for None)."""
 
 
 class ChannelColumns:
@@ -54,6 +55,8 @@ class ChannelColumns:
         for name in BOOLS:
             setattr(self, name, np.zeros(0, bool))
         self.bus_id = np.zeros(0, np.int64)
+        self.place = np.zeros((3, 0))
+        self.placed = np.zeros(0, bool)
         self.advanced = np.zeros(0, np.int64)
 
     def grow(self, size: int) -> None:
@@ -61,11 +64,14 @@ class ChannelColumns:
         if size <= self.size:
             return
         new = max(size, 2 * self.size, 16)
-        for name in (*FLOATS, *INTS, *BOOLS, "bus_id", "advanced"):
+        for name in (*FLOATS, *INTS, *BOOLS, "bus_id", "placed", "advanced"):
             old = getattr(self, name)
             grown = np.zeros(new, old.dtype)
             grown[: old.shape[0]] = old
             setattr(self, name, grown)
+        place = np.zeros((3, new))
+        place[:, : self.size] = self.place
+        self.place = place
         self.advanced[self.size:] = -1
         self.size = new
 
@@ -123,4 +129,24 @@ for _name in INTS:
     setattr(ArrayChannel, _name, _column_property(_name, int))
 for _name in BOOLS:
     setattr(ArrayChannel, _name, _column_property(_name, bool))
+def _position_property() -> property:
+    def get(self: ArrayChannel) -> tuple[float, float, float] | None:
+        columns, slot = self.columns, self.index
+        if not columns.placed[slot]:
+            return None
+        x, y, z = columns.place[:, slot].tolist()
+        return (x, y, z)
+
+    def put(self: ArrayChannel, value: tuple[float, float, float] | None) -> None:
+        columns, slot = self.columns, self.index
+        columns.placed[slot] = value is not None
+        if value is not None:
+            x, y, z = value
+            columns.place[:, slot] = (float(x), float(y), float(z))
+
+    return property(get, put, doc="``Channel.position``, kept in the bank's columns "
+                                  "(read back as three floats).")
+
+
 ArrayChannel.bus = _bus_property()  # type: ignore[assignment]
+ArrayChannel.position = _position_property()  # type: ignore[assignment]

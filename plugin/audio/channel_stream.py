@@ -93,6 +93,9 @@ def commands(bank: ChannelBank, first_tick: int, out: list[Command]) -> None:
         if channel.voice_id == voice:
             bank._sent[slot] = (voice, params, sound)
     sent = bank._sent
+    if bank.columns is not None and sent and bank.profile != "redguard":
+        sets(bank, out)
+        sent = {}
     for slot, (voice, last, sound) in list(sent.items()):
         channel = bank.channels[slot]
         if channel.voice_id != voice or not channel.flags & PLAYING:
@@ -110,6 +113,50 @@ def commands(bank: ChannelBank, first_tick: int, out: list[Command]) -> None:
             sent[slot] = (voice, params, sound)
     for slot in bank._restored:
         restore(bank, bank.channels[slot], first_tick, out)
+
+
+def sets(bank: ChannelBank, out: list[Command]) -> None:
+    """The sent voices' part of ``commands`` for a bank with columns (``channel_arrays``):
+    the voices that ended or were culled dropped (a ``stop`` for a culled one), a
+    ``set`` for each whose parameters changed, the parameters read from the columns
+    at once (``voice_params``' values, the rooms' send and ear one by one)."""
+    columns, sent = bank.columns, bank._sent
+    assert columns is not None
+    slots = list(sent)
+    voice_ids, flags, audible = (columns.voice_id[slots].tolist(), columns.flags[slots].tolist(),
+                                 columns.audible[slots].tolist())
+    steer = (columns.gain_left[slots].tolist(), columns.gain_right[slots].tolist(),
+             columns.step[slots].tolist(), columns.loop[slots].tolist(),
+             columns.lowpass_hz[slots].tolist(), columns.bus_id[slots].tolist())
+    ramp = bank.profile == "modern"
+    buses = bank.ctx.buses if bank.ctx.has("buses") else None
+    names = columns.bus_names
+    unsent, channels = bank._unsent, bank.channels
+    for slot, voice_now, flag, heard, left, right, step, loop, lowpass, bus_id in zip(
+            slots, voice_ids, flags, audible, *steer, strict=True):
+        voice, last, sound = sent[slot]
+        if voice_now != voice or not flag & PLAYING:
+            del sent[slot]  # it ended: the audio side plays it out
+            continue
+        if not heard:
+            del sent[slot]  # culled: the audio side cuts it (``modern`` fades it)
+            out.append(stop(voice))
+            continue
+        if voice in unsent:
+            continue  # its start has this tick's parameters
+        channel = channels[slot]
+        if channel.send is not None or channel.ear_rad is not None:
+            params = voice_params(bank, channel, sound)  # the rooms feature's mix
+        else:
+            bus, paused = 0, flag & PAUSED != 0
+            if buses is not None:
+                bus, bus_paused = buses.voice_bus(names[bus_id])
+                paused = paused or bus_paused
+            params = VoiceParams(left, right, step, loop, paused, True, ramp, None, None, None,
+                                 lowpass, bus)
+        if params != last:
+            out.append(set_params(voice, params))
+            sent[slot] = (voice, params, sound)
 
 
 def sound_of(bank: ChannelBank, channel: Channel) -> Sound | None:

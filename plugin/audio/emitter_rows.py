@@ -442,7 +442,7 @@ def row_velocities(service: EmitterService, rows: EmitterRows, moving: Array, x:
 
 
 def steer_rows(rows: EmitterRows, gain: Array, pan: Array, pitch: Array, lowpass: Array,
-               moved: Array, bank: ChannelBank) -> list[int]:
+               moved: Array, bank: ChannelBank, xyz: Array) -> list[int]:
     """Set every playing emitter voice's volume, pan, pitch and cutoff (and its
     position when it moved), as ``EmitterService._steer`` would; the rows whose voice
     ended, was stopped or plays another sound are returned for ``_update_emitter``.
@@ -457,19 +457,20 @@ def steer_rows(rows: EmitterRows, gain: Array, pan: Array, pitch: Array, lowpass
     ok = (live & (columns.generation[slot] == rows.generation_at)
           & (columns.flags[slot] & PLAYING != 0) & (columns.serial[slot] == rows.serial_at)
           & rows.sound_ok)
-    stale = np.flatnonzero(live & ~ok).tolist()
     if ok.all():
         columns.volume[slot], columns.pan[slot] = gain, pan
         columns.pitch[slot], columns.lowpass_hz[slot] = pitch, lowpass
-    elif ok.any():
+        move = moved
+    else:
         at = np.flatnonzero(ok)
         slot = slot[at]
         columns.volume[slot], columns.pan[slot] = gain[at], pan[at]
         columns.pitch[slot], columns.lowpass_hz[slot] = pitch[at], lowpass[at]
-    channels, positions = rows.channels, rows.positions
-    for row in np.flatnonzero(ok & moved).tolist():
-        channels[row].position = PLACE(positions[row])  # type: ignore[union-attr]
-    return stale
+        move = moved[at]
+    if move.any():
+        columns.place[:, slot[move]] = xyz[:, move] if move.size == xyz.shape[1] \
+            else xyz[:, at[move]]
+    return np.flatnonzero(live & ~ok).tolist()
 
 
 def steer_objects(rows: EmitterRows, gain: Array, pan: Array, pitch: Array, lowpass: Array,

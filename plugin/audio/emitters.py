@@ -419,9 +419,11 @@ class EmitterService:
             pitch = rows.pitch * doppler
             moved = ~((x == rows.xyz[0]) & (y == rows.xyz[1]) & (z == rows.xyz[2]))
         rows.xyz = np.stack((x, y, z))
-        update = set(steer_rows(rows, gain, pan, pitch, lowpass, moved, self.bank))
+        update = set(steer_rows(rows, gain, pan, pitch, lowpass, moved, self.bank, rows.xyz))
         update.update(np.flatnonzero(~(rows.idle | rows.live)).tolist())
-        check = set(np.flatnonzero(~(np.isfinite(x) & np.isfinite(y) & np.isfinite(z))).tolist())
+        # x + y + z finite: each is (an infinity in the sum would leave inf or NaN)
+        check = set() if finite.all() else set(
+            np.flatnonzero(~(np.isfinite(x) & np.isfinite(y) & np.isfinite(z))).tolist())
         self._follow_up(rows, update, check, lambda row: Heard(
             float(gain[row]), float(pan[row]), float(doppler[row]), float(lowpass[row])))
 
