@@ -24,11 +24,16 @@ import numpy as np
 
 from soundscape.components.channel import Channel
 
-FLOATS = ("volume", "pan", "pitch", "rate_hz", "level", "rate_scale", "cursor_frames",
-          "gain_left", "gain_right", "step", "lowpass_hz", "level_rate_per_tick")
-INTS = ("flags", "generation", "serial", "length_frames", "sample_rate_hz", "voice_id")
+LAW_ROWS = ("volume", "pan", "pitch", "rate_hz", "level", "rate_scale", "sample_rate_hz",
+            "serial")
+"""What the ``modern`` law reads of a channel (``profiles.MODERN_INPUTS``): the rows of
+one float64 matrix, ``ChannelColumns.law``, so the law step reads them in one go (the
+two ints are held exactly: below 2**53)."""
+FLOATS = ("cursor_frames", "gain_left", "gain_right", "step", "lowpass_hz",
+          "level_rate_per_tick")
+INTS = ("flags", "generation", "length_frames", "voice_id")
 BOOLS = ("fading", "audible", "loop")
-COLUMNS = FLOATS + INTS + BOOLS + ("bus", "position")
+COLUMNS = LAW_ROWS + FLOATS + INTS + BOOLS + ("bus", "position")
 """The ``Channel`` fields an ``ArrayChannel`` keeps in its bank's columns (``bus`` as
 an interned id, ``ChannelColumns.bus_id``; ``position`` as ``place``, three floats,
 and ``placed``, False for None)."""
@@ -39,6 +44,7 @@ class ChannelColumns:
 
     Attributes:
         size: slots the arrays have room for.
+        law: the ``LAW_ROWS`` as one matrix (``volume``... are its rows).
         bus_id, bus_names: each slot's bus as an index into ``bus_names``.
         advanced: ticks each slot advanced since the last publish (-1: none), what
             ``channel_stream.ticks_advanced`` reads.
@@ -48,6 +54,8 @@ class ChannelColumns:
         self.size = 0
         self.bus_names: list[str] = []
         self._bus_ids: dict[str, int] = {}
+        self.law = np.zeros((len(LAW_ROWS), 0))
+        self._law_views()
         for name in FLOATS:
             setattr(self, name, np.zeros(0))
         for name in INTS:
@@ -69,11 +77,19 @@ class ChannelColumns:
             grown = np.zeros(new, old.dtype)
             grown[: old.shape[0]] = old
             setattr(self, name, grown)
-        place = np.zeros((3, new))
-        place[:, : self.size] = self.place
-        self.place = place
+        for name in ("place", "law"):
+            old = getattr(self, name)
+            grown = np.zeros((old.shape[0], new))
+            grown[:, : self.size] = old
+            setattr(self, name, grown)
+        self._law_views()
         self.advanced[self.size:] = -1
         self.size = new
+
+    def _law_views(self) -> None:
+        """``volume``, ``pan``... : the rows of ``law`` (views, after each growth)."""
+        for row, name in enumerate(LAW_ROWS):
+            setattr(self, name, self.law[row])
 
     def bus_of(self, name: str) -> int:
         """The id of bus ``name`` (interned on first sight)."""
@@ -123,6 +139,9 @@ def _bus_property() -> property:
     return property(get, put, doc="``Channel.bus``, kept in the bank's columns as an id.")
 
 
+for _name in LAW_ROWS:
+    setattr(ArrayChannel, _name, _column_property(
+        _name, int if _name in ("sample_rate_hz", "serial") else float))
 for _name in FLOATS:
     setattr(ArrayChannel, _name, _column_property(_name, float))
 for _name in INTS:

@@ -38,40 +38,42 @@ def laws(bank: ChannelBank, stepped: list[Channel], rate_hz: int, sounds: SoundB
 
 def modern_laws(bank: ChannelBank, rate_hz: int) -> None:
     """The laws of a ``modern`` bank (``channel_arrays``) over its columns: the
-    ``MODERN_INPUTS`` of every playing channel (and of a voice that started and ended
-    since the last publish) read at once, compared with the inputs of each slot's
-    last law (``_law_rows``, a column a slot), and ``profiles.modern_law_arrays`` on
-    the ones that changed, written back to the columns."""
+    ``MODERN_INPUTS`` (``ChannelColumns.law``) of every playing channel (and of a voice
+    that started and ended since the last publish) compared with the inputs of each
+    slot's last law (``_law_rows``, a column a slot), and ``profiles.modern_law_arrays``
+    on the ones that changed, written back to the columns."""
     columns, n = bank.columns, len(bank.channels)
     assert columns is not None
-    stepped = columns.flags[:n] & PLAYING != 0
-    if bank._unsent:
-        stepped |= np.isin(columns.voice_id[:n], list(bank._unsent))
-    slots = np.flatnonzero(stepped)
-    if not slots.size:
+    if not n:
         return
-    whole = slots.size == n
-    inputs = np.empty((len(MODERN_INPUTS), slots.size))
-    for row, name in enumerate(MODERN_INPUTS):
-        column = getattr(columns, name)
-        inputs[row] = column[:n] if whole else column[slots]
     rows = bank._law_rows
     if rows is None or rows.shape[1] < n:
         grown = np.full((len(MODERN_INPUTS), max(2 * n, 64)), np.nan)
         if rows is not None:
             grown[:, : rows.shape[1]] = rows
         rows = bank._law_rows = grown
-    last = rows[:, :n] if whole else rows[:, slots]
-    changed = np.flatnonzero((inputs != last).any(axis=0))
-    if not changed.size:
+    law = columns.law[:, :n]
+    changed = (law != rows[:, :n]).any(axis=0)
+    changed &= columns.flags[:n] & PLAYING != 0
+    if bank._unsent:  # a voice that started and ended since the last publish
+        changed |= np.isin(columns.voice_id[:n], list(bank._unsent)) \
+            & (law != rows[:, :n]).any(axis=0)
+    slots = changed.nonzero()[0]
+    if not slots.size:
         return
-    if changed.size < slots.size:
-        slots, inputs = slots[changed], inputs[:, changed]
-    rows[:, slots] = inputs
-    left, right, step, usable = modern_law_arrays(bank.overall_volume, inputs, rate_hz)
-    columns.gain_left[slots], columns.gain_right[slots], columns.step[slots] = left, right, step
-    for slot in slots[~usable].tolist():
-        report_bad_value(bank, bank.channels[slot])
+    if slots.size == n:  # every channel changed, as when all move: no gathers
+        rows[:, :n] = law
+        left, right, step, usable = modern_law_arrays(bank.overall_volume, law, rate_hz)
+        columns.gain_left[:n], columns.gain_right[:n], columns.step[:n] = left, right, step
+    else:
+        inputs = law[:, slots]
+        rows[:, slots] = inputs
+        left, right, step, usable = modern_law_arrays(bank.overall_volume, inputs, rate_hz)
+        columns.gain_left[slots], columns.gain_right[slots], columns.step[slots] = (
+            left, right, step)
+    if usable is not None:
+        for slot in slots[~usable].tolist():
+            report_bad_value(bank, bank.channels[slot])
 
 
 def report_bad_value(bank: ChannelBank, channel: Channel) -> None:

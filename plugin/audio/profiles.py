@@ -175,9 +175,10 @@ def modern_inputs(channels: Sequence[Channel]) -> np.ndarray[Any, Any]:
 
 
 def modern_law_arrays(overall_volume: float, inputs: np.ndarray[Any, Any], output_rate_hz: int
-                      ) -> tuple[np.ndarray[Any, Any], ...]:
+                      ) -> tuple[Any, ...]:
     """``apply_law`` of the ``modern`` profile over arrays: (gain_left, gain_right, step,
-    usable) from ``MODERN_INPUTS`` rows (``modern_inputs``), the unusable ones zero.
+    usable) from ``MODERN_INPUTS`` rows (``modern_inputs``), the unusable ones zero;
+    ``usable`` is None when every one is.
 
     The same float operations in the same order as ``equal_power``, ``apply_law`` and
     ``held_rate_hz``, over arrays (``soundscape.audio.pymath``): the same numbers to
@@ -186,17 +187,26 @@ def modern_law_arrays(overall_volume: float, inputs: np.ndarray[Any, Any], outpu
     volume, pan, pitch, rate, level, _, source_hz, _ = inputs
     overall = float(overall_volume)
     with np.errstate(all="ignore"):  # NaN and inf values are expected: silenced below
-        usable = (np.isfinite(volume) & np.isfinite(pan) & np.isfinite(pitch)
-                  & np.isfinite(rate) & math.isfinite(overall))
+        # one sum tells that all are finite (an inf or NaN in it leaves inf or NaN);
+        # a sum that overflows is checked again one by one
+        usable = np.isfinite(volume + pan + pitch + rate)
+        if not usable.all():
+            usable = (np.isfinite(volume) & np.isfinite(pan) & np.isfinite(pitch)
+                      & np.isfinite(rate))
+        if not math.isfinite(overall):
+            usable[:] = False
         theta = (py_min(py_max(pan, -1.0), 1.0) + 1.0) * math.pi / 4.0
         g = py_max(volume, 0.0)
         left, right = g * np.cos(theta), g * np.sin(theta)
         left = np.where(np.abs(left) < 1e-12, 0.0, left) * (overall * level)
         right = np.where(np.abs(right) < 1e-12, 0.0, right) * (overall * level)
-        usable &= (np.abs(left) <= MAX_GAIN) & (np.abs(right) <= MAX_GAIN)
+        if left.size and not max(np.abs(left).max(), np.abs(right).max()) <= MAX_GAIN:
+            usable &= (np.abs(left) <= MAX_GAIN) & (np.abs(right) <= MAX_GAIN)
         rate_hz = source_hz * pitch
         held = py_min(py_max(rate_hz, 0.0), MAX_STEP * float(output_rate_hz))
         step = np.where(np.isfinite(rate_hz), held, 0.0) / float(output_rate_hz)
+    if usable.all():
+        return left, right, step, None
     return (np.where(usable, left, 0.0), np.where(usable, right, 0.0),
             np.where(usable, step, 0.0), usable)
 
@@ -214,4 +224,4 @@ def apply_modern_laws(overall_volume: float, channels: Sequence[Channel],
     for channel, gain_left, gain_right, frames in zip(channels, left.tolist(), right.tolist(),
                                                       step.tolist(), strict=True):
         channel.gain_left, channel.gain_right, channel.step = gain_left, gain_right, frames
-    return [channels[i] for i in np.flatnonzero(~usable).tolist()]
+    return [] if usable is None else [channels[i] for i in np.flatnonzero(~usable).tolist()]
