@@ -13,6 +13,7 @@ from soundscape.audio.pymath import py_max, py_min
 from soundscape.components.channel import PAUSED, PLAYING, UPDATING, Channel
 
 if TYPE_CHECKING:
+    from soundscape.audio.channel_arrays import ChannelColumns
     from soundscape.audio.channels import ChannelBank
 
 OVERALL_SLIDE_PER_FRAME = 0.05
@@ -57,43 +58,57 @@ def advance_columns(bank: ChannelBank, ticks: int, held: frozenset[str] | set[st
     end, go one by one in slot order (``advance_one``)."""
     columns, n = bank.columns, len(bank.channels)
     assert columns is not None
+    if not n:
+        return
     columns.advanced[:n] = ticks
     flags, fading = columns.flags[:n], columns.fading[:n]
-    sounding = flags & (PLAYING | PAUSED)
     plain = (flags & (PLAYING | PAUSED | UPDATING) == PLAYING) & ~fading \
         & (columns.level_rate_per_tick[:n] == 0.0)
     if held:
         ids = [columns.bus_of(name) for name in held]
         plain &= ~np.isin(columns.bus_id[:n], ids)
-    # stopped or paused, not fading and no end to clear: nothing to do
-    todo = ~plain & (fading | (flags & UPDATING != 0) | (sounding == PLAYING))
-    at = np.flatnonzero(plain)
-    if at.size:
-        whole = at.size == n
-        output_hz = float(bank.ctx.settings.sample_rate_hz)
-        rate_column, pitch = columns.sample_rate_hz[:n], columns.pitch[:n]
-        rate = rate_column * pitch if whole else rate_column[at] * pitch[at]
-        with np.errstate(all="ignore"):  # a NaN or infinite rate holds still
-            held_rate = np.where(np.isfinite(rate),
-                                 py_min(py_max(rate, 0.0), MAX_STEP * output_hz), 0.0)
-            cursor = ((columns.cursor_frames[:n] if whole else columns.cursor_frames[at])
-                      + held_rate * ticks / bank.ctx.clock.tick_hz)
-            length = columns.length_frames[:n] if whole else columns.length_frames[at]
-            ended = ~(cursor < length)
-        if whole:
-            columns.cursor_frames[:n] = cursor
-        else:
-            columns.cursor_frames[at] = cursor
-        if ended.any():  # loops wrap here; one-shots end one by one
-            loop = columns.loop[:n] if whole else columns.loop[at]
-            wraps = ended & loop & (length > 0)
-            if wraps.any():
-                wrapped = at[wraps]
-                columns.cursor_frames[wrapped] = np.remainder(cursor[wraps], length[wraps])
-            todo[at[ended & ~wraps]] = True
+    if plain.all():  # every channel plainly plays (a bank of emitters): no gathers
+        at, todo = None, np.zeros(n, bool)
+    else:
+        # stopped or paused, not fading and no end to clear: nothing to do
+        todo = ~plain & (fading | (flags & UPDATING != 0) | (flags & (PLAYING | PAUSED) == PLAYING))
+        at = plain.nonzero()[0]
+    if at is None or at.size:
+        move_cursors(bank, columns, n, at, ticks, todo)
     channels = bank.channels
-    for i in np.flatnonzero(todo).tolist():
+    for i in todo.nonzero()[0].tolist():
         advance_one(bank, channels[i], ticks, held, moved=bool(plain[i]))
+
+
+def move_cursors(bank: ChannelBank, columns: ChannelColumns, n: int, at: np.ndarray | None,
+                 ticks: int, todo: np.ndarray) -> None:
+    """The array step of ``advance_columns``: the cursors of the slots ``at`` (None: the
+    first ``n``) move on; loops that reach their end wrap, the other ends are marked
+    in ``todo``."""
+    def part(column: np.ndarray) -> np.ndarray:
+        return column[:n] if at is None else column[at]
+
+    cap = MAX_STEP * float(bank.ctx.settings.sample_rate_hz)
+    rate = part(columns.sample_rate_hz) * part(columns.pitch)
+    with np.errstate(all="ignore"):  # a NaN or infinite rate holds still
+        low, high = rate.min(), rate.max()
+        if low >= 0.0 and high <= cap:  # (a NaN fails both) each held rate is its rate
+            held_rate = rate
+        else:
+            held_rate = np.where(np.isfinite(rate), py_min(py_max(rate, 0.0), cap), 0.0)
+        cursor = part(columns.cursor_frames) + held_rate * ticks / bank.ctx.clock.tick_hz
+        length = part(columns.length_frames)
+        ended = ~(cursor < length)
+    if at is None:
+        columns.cursor_frames[:n] = cursor
+    else:
+        columns.cursor_frames[at] = cursor
+    if ended.any():  # loops wrap here; one-shots end one by one
+        slots = np.arange(n) if at is None else at
+        wraps = ended & part(columns.loop) & (length > 0)
+        if wraps.any():
+            columns.cursor_frames[slots[wraps]] = np.remainder(cursor[wraps], length[wraps])
+        todo[slots[ended & ~wraps]] = True
 
 
 def slide_overall(bank: ChannelBank) -> None:

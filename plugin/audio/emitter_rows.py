@@ -129,6 +129,9 @@ class EmitterRows:
         self.tracked = np.zeros(n, bool)
         self.track_xyz = np.zeros((3, n))
         self.track_tick = np.zeros(n, np.int64)
+        self.all_seen_at: int | None = None
+        """The tick every row was last seen at, when all were seen together (the
+        common case, ``derived_velocity``'s one-pass path), else None."""
         self.track_velocity = np.zeros((3, n))
         if previous is not None and previous.count and n:
             self._carry(previous)
@@ -251,14 +254,19 @@ class EmitterRows:
         since the tick each was last seen, over that time (0 the first tick, and for a
         move at ``limit_sq`` (the speed of sound squared) or faster). Updates the tracks.
         """
-        if rows.size == self.count and self.tracked.all() \
-                and not (self.track_tick == tick).any():  # each seen before, not yet now
-            rate = tick_hz / (tick - self.track_tick).astype(np.float64)
-            v = np.stack(((x - self.track_xyz[0]) * rate, (y - self.track_xyz[1]) * rate,
-                          (z - self.track_xyz[2]) * rate))
-            v[:, ~(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] < limit_sq)] = 0.0
-            self.track_velocity, self.track_xyz = v, np.stack((x, y, z))
+        seen_at = self.all_seen_at
+        self.all_seen_at = None
+        if rows.size == self.count and seen_at is not None and seen_at != tick:
+            # each seen at the same earlier tick: one rate, one pass over the three axes
+            place = np.stack((x, y, z))
+            v = (place - self.track_xyz) * (tick_hz / float(tick - seen_at))
+            square = v * v
+            subsonic = square[0] + square[1] + square[2] < limit_sq
+            if not subsonic.all():
+                v[:, ~subsonic] = 0.0  # teleports (and NaN moves)
+            self.track_velocity, self.track_xyz = v, place
             self.track_tick.fill(tick)
+            self.all_seen_at = tick
             return v.copy()
         out = np.zeros((3, rows.size))
         tracked = self.tracked[rows]
@@ -282,12 +290,15 @@ class EmitterRows:
         self.track_tick[update] = tick
         self.tracked[update] = True
         self.track_velocity[:, rows[~tracked]] = 0.0
+        if rows.size == self.count and self.tracked.all() and (self.track_tick == tick).all():
+            self.all_seen_at = tick
         return out
 
     def track_one(self, row: int, xyz: tuple[float, float, float], tick: int, tick_hz: float,
                   limit_sq: float) -> tuple[float, float, float]:
         """``derived_velocity`` of one row (``EmitterService._update_few``): the same
         float operations on the same tracks."""
+        self.all_seen_at = None
         if not self.tracked[row]:
             self.tracked[row] = True
             self.track_xyz[:, row] = xyz
@@ -364,14 +375,25 @@ def doppler_pitches(sx: Array, sy: Array, sz: Array, source_velocity: Array,
     if factor == 0.0 or not c > 0.0:
         return np.ones(sx.size)
     distance = np.sqrt(sx * sx + sy * sy + sz * sz)
-    lvx, lvy, lvz = listener_velocity
-    v_l = (sx * lvx + sy * lvy + sz * lvz) / distance
-    v_s = (sx * source_velocity[0] + sy * source_velocity[1] + sz * source_velocity[2]) / distance
-    usable = (distance > 0.0) & (distance < math.inf) & np.isfinite(v_l) & np.isfinite(v_s)
+    usable = (distance > 0.0) & (distance < math.inf)
     limit = c / abs(factor)
-    v_l, v_s = py_min(v_l, limit), py_min(v_s, limit)
-    denominator = c - factor * v_s
-    pitch = py_min(py_max((c - factor * v_l) / denominator, DOPPLER_MIN_PITCH), DOPPLER_MAX_PITCH)
+    # a still listener or still sources: (c - factor * 0) is c to the bit
+    plain = math.isfinite(factor)
+    top: Any = c
+    if not (plain and listener_velocity == (0.0, 0.0, 0.0)):
+        lvx, lvy, lvz = listener_velocity
+        v_l = (sx * lvx + sy * lvy + sz * lvz) / distance
+        usable &= np.isfinite(v_l)
+        top = c - factor * py_min(v_l, limit)
+    denominator: Any = c
+    if not (plain and not source_velocity.any()):
+        v_s = (sx * source_velocity[0] + sy * source_velocity[1]
+               + sz * source_velocity[2]) / distance
+        usable &= np.isfinite(v_s)
+        denominator = c - factor * py_min(v_s, limit)
+    pitch = py_min(py_max(top / denominator, DOPPLER_MIN_PITCH), DOPPLER_MAX_PITCH)
+    if denominator is c:  # c > 0: no source outruns its sound
+        return np.where(usable, pitch, 1.0)
     return np.where(usable, np.where(denominator <= 0.0, DOPPLER_MAX_PITCH, pitch), 1.0)
 
 
@@ -420,9 +442,15 @@ def row_velocities(service: EmitterService, rows: EmitterRows, moving: Array, x:
     """``velocity_of`` where ``moving`` is set (3 x rows; 0 elsewhere): a
     ``Velocity`` component, else the derived one (a listener's entity keeps its
     track in ``_tracks``, shared with ``ears``)."""
-    velocity = np.zeros((3, rows.count))
+    n = rows.count
     if not moving.any():
-        return velocity
+        return np.zeros((3, n))
+    tick, tick_hz = service.ctx.clock.tick, service.ctx.clock.tick_hz
+    shared = [row for ent in service._tracks if (row := rows.row_of.get(ent)) is not None]
+    if not shared and not rows.given.any() and moving.all():  # every row derived
+        return rows.derived_velocity(np.arange(n), x, y, z, tick, tick_hz,
+                                     service.speed_of_sound_mps ** 2)
+    velocity = np.zeros((3, n))
     derive = moving & ~rows.given
     for row in np.flatnonzero(moving & rows.given).tolist():
         v = rows.velocities[row].as_tuple()  # type: ignore[union-attr]
@@ -435,8 +463,7 @@ def row_velocities(service: EmitterService, rows: EmitterRows, moving: Array, x:
             velocity[:, shared] = service.velocity_of(ent, rows.positions[shared].as_tuple())
     at = np.flatnonzero(derive)
     if at.size:
-        velocity[:, at] = rows.derived_velocity(at, x, y, z, service.ctx.clock.tick,
-                                                service.ctx.clock.tick_hz,
+        velocity[:, at] = rows.derived_velocity(at, x, y, z, tick, tick_hz,
                                                 service.speed_of_sound_mps ** 2)
     return velocity
 
