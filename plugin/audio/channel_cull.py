@@ -60,15 +60,22 @@ def cull_columns(bank: ChannelBank) -> None:
     same loudness (Python's ``max(gain_left, gain_right)``), ranks and events."""
     columns, n = bank.columns, len(bank.channels)
     assert columns is not None
-    playing = np.flatnonzero(columns.flags[:n] & PLAYING)
+    if not n:
+        return
+    is_playing = columns.flags[:n] & PLAYING != 0
+    if is_playing.all():  # a bank of emitters: no gathers
+        playing, audible = np.arange(n), columns.audible[:n]
+        left, right = columns.gain_left[:n], columns.gain_right[:n]
+    else:
+        playing = is_playing.nonzero()[0]
+        audible = columns.audible[playing]
+        left, right = columns.gain_left[playing], columns.gain_right[playing]
     limit = bank.real_voices if bank.policy == "virtual" else None
-    audible = columns.audible[playing]
     if limit is None or playing.size <= limit:
-        for rank in np.flatnonzero(~audible).tolist():
+        for rank in (~audible).nonzero()[0].tolist():
             set_audible(bank, bank.channels[int(playing[rank])], True, rank)
         return
-    loud = loudness(columns.gain_left[playing], columns.gain_right[playing])
-    rank_voices(bank, playing, limit, loud, audible)
+    rank_voices(bank, playing, limit, loudness(left, right), audible)
 
 
 def loudness(left: np.ndarray, right: np.ndarray) -> np.ndarray:

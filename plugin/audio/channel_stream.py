@@ -130,7 +130,8 @@ def sets(bank: ChannelBank, out: list[Command]) -> None:
              columns.lowpass_hz[slots].tolist(), columns.bus_id[slots].tolist())
     ramp = bank.profile == "modern"
     buses = bank.ctx.buses if bank.ctx.has("buses") else None
-    names = columns.bus_names
+    names, bus_of = columns.bus_names, {}
+    rooms = bank.ctx.has("rooms")  # only the rooms feature gives a voice a send or an ear
     unsent, channels = bank._unsent, bank.channels
     for slot, voice_now, flag, heard, left, right, step, loop, lowpass, bus_id in zip(
             slots, voice_ids, flags, audible, *steer, strict=True):
@@ -144,13 +145,16 @@ def sets(bank: ChannelBank, out: list[Command]) -> None:
             continue
         if voice in unsent:
             continue  # its start has this tick's parameters
-        channel = channels[slot]
-        if channel.send is not None or channel.ear_rad is not None:
+        if rooms and ((channel := channels[slot]).send is not None
+                      or channel.ear_rad is not None):
             params = voice_params(bank, channel, sound)  # the rooms feature's mix
         else:
             bus, paused = 0, flag & PAUSED != 0
             if buses is not None:
-                bus, bus_paused = buses.voice_bus(names[bus_id])
+                found = bus_of.get(bus_id)
+                if found is None:
+                    found = bus_of[bus_id] = buses.voice_bus(names[bus_id])
+                bus, bus_paused = found
                 paused = paused or bus_paused
             params = VoiceParams(left, right, step, loop, paused, True, ramp, None, None, None,
                                  lowpass, bus)
