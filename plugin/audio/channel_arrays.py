@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from soundscape.audio.pymath import Array
 from soundscape.components.channel import Channel
 
 LAW_ROWS = ("volume", "pan", "pitch", "rate_hz", "level", "rate_scale", "sample_rate_hz",
@@ -49,6 +50,28 @@ class ChannelColumns:
         advanced: ticks each slot advanced since the last publish (-1: none), what
             ``channel_stream.ticks_advanced`` reads.
     """
+
+    volume: Array
+    pan: Array
+    pitch: Array
+    rate_hz: Array
+    level: Array
+    rate_scale: Array
+    sample_rate_hz: Array
+    serial: Array
+    cursor_frames: Array
+    gain_left: Array
+    gain_right: Array
+    step: Array
+    lowpass_hz: Array
+    level_rate_per_tick: Array
+    flags: Array
+    generation: Array
+    length_frames: Array
+    voice_id: Array
+    fading: Array
+    audible: Array
+    loop: Array
 
     def __init__(self) -> None:
         self.size = 0
@@ -167,5 +190,5 @@ def _position_property() -> property:
                                   "(read back as three floats).")
 
 
-ArrayChannel.bus = _bus_property()  # type: ignore[assignment]
-ArrayChannel.position = _position_property()  # type: ignore[assignment]
+setattr(ArrayChannel, "bus", _bus_property())  # noqa: B010 (mypy: a slot of Channel)
+setattr(ArrayChannel, "position", _position_property())  # noqa: B010

@@ -130,7 +130,7 @@ def sets(bank: ChannelBank, out: list[Command]) -> None:
              columns.lowpass_hz[slots].tolist(), columns.bus_id[slots].tolist())
     ramp = bank.profile == "modern"
     buses = bank.ctx.buses if bank.ctx.has("buses") else None
-    names, bus_of = columns.bus_names, {}
+    names, bus_of = columns.bus_names, dict[int, tuple[int, bool]]()
     rooms = bank.ctx.has("rooms")  # only the rooms feature gives a voice a send or an ear
     unsent, channels = bank._unsent, bank.channels
     for slot, voice_now, flag, heard, left, right, step, loop, lowpass, bus_id in zip(

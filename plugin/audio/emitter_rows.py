@@ -456,11 +456,11 @@ def row_velocities(service: EmitterService, rows: EmitterRows, moving: Array, x:
         v = rows.velocities[row].as_tuple()  # type: ignore[union-attr]
         if math.isfinite(v[0] + v[1] + v[2]):
             velocity[:, row] = v
-    for ent in service._tracks:  # a listener's entity: its track is shared with ``ears``
-        shared = rows.row_of.get(ent)
-        if shared is not None and derive[shared]:
-            derive[shared] = False
-            velocity[:, shared] = service.velocity_of(ent, rows.positions[shared].as_tuple())
+    for row in shared:  # a listener's entity: its track is shared with ``ears``
+        if derive[row]:
+            derive[row] = False
+            velocity[:, row] = service.velocity_of(rows.entities[row],
+                                                   rows.positions[row].as_tuple())
     at = np.flatnonzero(derive)
     if at.size:
         velocity[:, at] = rows.derived_velocity(at, x, y, z, tick, tick_hz,
