@@ -34,6 +34,10 @@ FLOATS = ("cursor_frames", "gain_left", "gain_right", "step", "lowpass_hz",
           "level_rate_per_tick")
 INTS = ("flags", "generation", "length_frames", "voice_id")
 BOOLS = ("fading", "audible", "loop")
+ARRAYS_FROM = 16
+"""A bank with columns steps its cursors, laws and cull as arrays from this many
+channels on; a smaller one goes one channel at a time (numpy's cost a call is more
+than the work for a handful), with the same numbers."""
 COLUMNS = LAW_ROWS + FLOATS + INTS + BOOLS + ("bus", "position")
 """The ``Channel`` fields an ``ArrayChannel`` keeps in its bank's columns (``bus`` as
 an interned id, ``ChannelColumns.bus_id``; ``position`` as ``place``, three floats,
@@ -139,11 +143,14 @@ class ArrayChannel(Channel):
         super().__init__(*args, **kwargs)
 
 
-def _column_property(name: str, kind: type) -> property:
+def _column_property(name: str) -> property:
     column = attrgetter(name)
-
-    def get(self: ArrayChannel) -> Any:
-        return kind(column(self.columns)[self.index])
+    if name in ("sample_rate_hz", "serial"):  # ints held in the law's float rows
+        def get(self: ArrayChannel) -> Any:
+            return int(column(self.columns).item(self.index))
+    else:
+        def get(self: ArrayChannel) -> Any:
+            return column(self.columns).item(self.index)  # a Python float, int or bool
 
     def put(self: ArrayChannel, value: Any) -> None:
         column(self.columns)[self.index] = value
@@ -162,15 +169,10 @@ def _bus_property() -> property:
     return property(get, put, doc="``Channel.bus``, kept in the bank's columns as an id.")
 
 
-for _name in LAW_ROWS:
-    setattr(ArrayChannel, _name, _column_property(
-        _name, int if _name in ("sample_rate_hz", "serial") else float))
-for _name in FLOATS:
-    setattr(ArrayChannel, _name, _column_property(_name, float))
-for _name in INTS:
-    setattr(ArrayChannel, _name, _column_property(_name, int))
-for _name in BOOLS:
-    setattr(ArrayChannel, _name, _column_property(_name, bool))
+for _name in (*LAW_ROWS, *FLOATS, *INTS, *BOOLS):
+    setattr(ArrayChannel, _name, _column_property(_name))
+
+
 def _position_property() -> property:
     def get(self: ArrayChannel) -> tuple[float, float, float] | None:
         columns, slot = self.columns, self.index

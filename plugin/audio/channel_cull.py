@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from soundscape.audio.channel_arrays import ARRAYS_FROM
 from soundscape.audio.virtual import PARK_AFTER_TICKS, signature
 from soundscape.components.channel import PAUSED, PLAYING, Channel
 
@@ -62,6 +63,14 @@ def cull_columns(bank: ChannelBank) -> None:
     assert columns is not None
     if not n:
         return
+    limit = bank.real_voices if bank.policy == "virtual" else None
+    if n < ARRAYS_FROM:  # a handful: ranked as arrays only when too many play
+        playing_ones = [c for c in bank.channels if c.flags & PLAYING]
+        if limit is None or len(playing_ones) <= limit:
+            for rank, channel in enumerate(playing_ones):
+                if not channel.audible:
+                    set_audible(bank, channel, True, rank)
+            return
     is_playing = columns.flags[:n] & PLAYING != 0
     if is_playing.all():  # a bank of emitters: no gathers
         playing, audible = np.arange(n), columns.audible[:n]
@@ -70,7 +79,6 @@ def cull_columns(bank: ChannelBank) -> None:
         playing = is_playing.nonzero()[0]
         audible = columns.audible[playing]
         left, right = columns.gain_left[playing], columns.gain_right[playing]
-    limit = bank.real_voices if bank.policy == "virtual" else None
     if limit is None or playing.size <= limit:
         for rank in (~audible).nonzero()[0].tolist():
             set_audible(bank, bank.channels[int(playing[rank])], True, rank)

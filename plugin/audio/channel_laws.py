@@ -51,6 +51,8 @@ def modern_laws(bank: ChannelBank, rate_hz: int) -> None:
         grown = np.full((len(MODERN_INPUTS), max(2 * n, 64)), np.nan)
         if rows is not None:
             grown[:, : rows.shape[1]] = rows
+        elif bank._law_inputs:
+            bank._law_inputs.clear()  # the per-channel memory is stale from here on
         rows = bank._law_rows = grown
     law = columns.law[:, :n]
     changed = (law != rows[:, :n]).any(axis=0)

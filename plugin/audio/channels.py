@@ -30,7 +30,7 @@ from soundscape.audio import (
     channel_stream,
 )
 from soundscape.audio.channel_advance import OVERALL_SLIDE_PER_FRAME
-from soundscape.audio.channel_arrays import ArrayChannel, ChannelColumns
+from soundscape.audio.channel_arrays import ARRAYS_FROM, ArrayChannel, ChannelColumns
 from soundscape.audio.channel_handles import EndCallback, Handle, SoundHandle, StealCallback
 from soundscape.audio.channel_laws import LAW_INPUTS
 from soundscape.audio.channel_rules import free_channel, oni_channel, redguard_channel
@@ -276,7 +276,7 @@ class ChannelBank:
         channel_advance.slide_overall(self)
         held = self.ctx.buses.paused_names if self.ctx.has("buses") else frozenset()
         self._last_ticks = ticks
-        if self.columns is not None and not self.on_end:
+        if self.columns is not None and not self.on_end and len(self.channels) >= ARRAYS_FROM:
             channel_advance.advance_columns(self, ticks, held)
             return
         channels = (self.channels if self._parked is None
@@ -301,8 +301,8 @@ class ChannelBank:
         used is silenced and logged once per start as ``bad_value``. A channel
         whose ``LAW_INPUTS`` (and the bank's profile, overall volume and output
         rate) are as at its last law is skipped: the law is a pure function of
-        them, so its gains and step stand; a ``modern`` bank with many changed
-        channels runs their laws as arrays. Then a
+        them, so its gains and step stand; a bank with columns (``modern``) of
+        ``ARRAYS_FROM`` channels or more runs them as arrays. Then a
         virtual bank marks its loudest ``real_voices`` audible (``cull_voices``).
         """
         self.advance(ticks)
@@ -312,7 +312,7 @@ class ChannelBank:
             self._law_context = context
             self._law_inputs.clear()
             self._law_rows = None
-        if self.columns is not None:
+        if self.columns is not None and len(self.channels) >= ARRAYS_FROM:
             channel_laws.modern_laws(self, rate_hz)
             self.cull_voices()
             return
