@@ -24,7 +24,7 @@ OVERALL_SLIDE_PER_FRAME = 0.05
 def advance_one(bank: ChannelBank, channel: Channel, ticks: int,
                 held: frozenset[str] | set[str], *, moved: bool = False) -> None:
     """One channel's fade, fader, cursor and end (``advance``); ``moved``: its cursor
-    has already moved this tick (``advance_modern``), only its end is left."""
+    has already moved this tick (``advance_columns``), only its end is left."""
     if not moved:
         if channel.fading:
             fade_step(channel, ticks)

@@ -93,7 +93,7 @@ def commands(bank: ChannelBank, first_tick: int, out: list[Command]) -> None:
         if channel.voice_id == voice:
             bank._sent[slot] = (voice, params, sound)
     sent = bank._sent
-    if bank.columns is not None and sent and bank.profile != "redguard":
+    if bank.columns is not None and len(sent) >= 8 and bank.profile != "redguard":
         sets(bank, out)
         sent = {}
     for slot, (voice, last, sound) in list(sent.items()):
@@ -116,7 +116,8 @@ def commands(bank: ChannelBank, first_tick: int, out: list[Command]) -> None:
 
 
 def sets(bank: ChannelBank, out: list[Command]) -> None:
-    """The sent voices' part of ``commands`` for a bank with columns (``channel_arrays``):
+    """The sent voices' part of ``commands`` for a bank with columns (``channel_arrays``)
+    sending 8 voices or more (fewer go one by one, cheaper than a gather a column):
     the voices that ended or were culled dropped (a ``stop`` for a culled one), a
     ``set`` for each whose parameters changed, the parameters read from the columns
     at once (``voice_params``' values, the rooms' send and ear one by one)."""

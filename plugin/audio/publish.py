@@ -22,8 +22,16 @@ if TYPE_CHECKING:
 def sounding_buses(ctx: Context) -> set[str]:
     """The buses with a playing voice that is neither paused nor held by its bus."""
     held = ctx.buses.paused_names
-    return {channel.bus for bank in ctx.channels.values() for channel in bank.channels
-            if channel.flags & (PLAYING | PAUSED) == PLAYING and channel.bus not in held}
+    found: set[str] = set()
+    for bank in ctx.channels.values():
+        columns, n = bank.columns, len(bank.channels)
+        if columns is None:
+            found.update(channel.bus for channel in bank.channels
+                         if channel.flags & (PLAYING | PAUSED) == PLAYING)
+        elif n:  # a bank with columns: its buses from the columns at once
+            sounding = columns.flags[:n] & (PLAYING | PAUSED) == PLAYING
+            found.update(columns.bus_names[i] for i in set(columns.bus_id[:n][sounding].tolist()))
+    return found - held
 
 
 def step_buses(ctx: Context, ticks: int) -> None:
