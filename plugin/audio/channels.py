@@ -152,7 +152,10 @@ class ChannelBank:
         if self._parked is not None:
             self._parked.grow(len(self.channels))
             self._awake.append(channel)  # the list an advance may be going through
-        self.entities.append(esper.create_entity(channel))
+        entity = esper.create_entity()
+        # filed under Channel: a game's esper.get_component(Channel) finds every voice slot
+        esper.add_component(entity, channel, type_alias=Channel)
+        self.entities.append(entity)
         return channel
 
     # -- handles -------------------------------------------------------------
