@@ -7,7 +7,14 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from soundscape.audio.commands import Command, VoiceParams, set_params, start, stop
+from soundscape.audio.commands import (
+    Command,
+    VoiceParams,
+    new_tuple,
+    set_params,
+    start,
+    stop,
+)
 from soundscape.audio.profiles import apply_law, miles_factors
 from soundscape.components.channel import PAUSED, PLAYING, Channel
 from soundscape.errors import SoundscapeError
@@ -157,8 +164,8 @@ def sets(bank: ChannelBank, out: list[Command]) -> None:
                     found = bus_of[bus_id] = buses.voice_bus(names[bus_id])
                 bus, bus_paused = found
                 paused = paused or bus_paused
-            params = VoiceParams(left, right, step, loop, paused, True, ramp, None, None, None,
-                                 lowpass, bus)
+            params = new_tuple(VoiceParams, (left, right, step, loop, paused, True, ramp, None,
+                                             None, None, lowpass, bus))
         if params != last:
             out.append(set_params(voice, params))
             sent[slot] = (voice, params, sound)

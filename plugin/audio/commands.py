@@ -80,6 +80,11 @@ class VoiceParams(NamedTuple):
     bus: int = 0
 
 
+new_tuple = tuple.__new__
+"""A NamedTuple made from all its fields in order without its Python-level ``__new__``
+(the hot paths' commands and params)."""
+
+
 class Command(NamedTuple):
     """One entry of the stream; ``op`` is ``START``, ``SET`` or ``STOP``.
 
@@ -111,9 +116,9 @@ def start(voice: int, sound: Sound, params: VoiceParams, *, tick: int = 0, frame
 
 
 def set_params(voice: int, params: VoiceParams) -> Command:
-    """A ``SET`` command (every changed voice's, every tick: positional, ``Command``'s
-    field order, as a keyword call costs twice as much)."""
-    return Command(SET, voice, 0, 0.0, None, params)
+    """A ``SET`` command (every changed voice's, every tick: every field given to
+    ``tuple.__new__`` in ``Command``'s order, a third of the cost of ``Command(...)``)."""
+    return new_tuple(Command, (SET, voice, 0, 0.0, None, params, 0.0, (), False))
 
 
 def stop(voice: int) -> Command:
