@@ -322,9 +322,11 @@ class EmitterRows:
 
     # -- the laws ---------------------------------------------------------------
 
-    def gains(self, dx: Array, dy: Array, dz: Array) -> Array:
-        """``volume x distance_gain x cone_gain`` of every row (``EmitterService.hear``)."""
-        distance = np.sqrt(dx * dx + dy * dy + dz * dz)
+    def gains(self, dx: Array, dy: Array, dz: Array, distance: Array | None = None) -> Array:
+        """``volume x distance_gain x cone_gain`` of every row (``EmitterService.hear``);
+        ``distance``: ``sqrt(dx dx + dy dy + dz dz)``, if already computed."""
+        if distance is None:
+            distance = np.sqrt(dx * dx + dy * dy + dz * dz)
         ref, far, factor, rolloff = self.ref, self.far, self.factor, self.rolloff
         d = py_min(py_max(distance, ref), far)
         denominator = ref + factor * (d - ref)
@@ -368,13 +370,15 @@ def bearing_pans(dx: Array, dz: Array, heading_rad: float) -> Array:
 
 def doppler_pitches(sx: Array, sy: Array, sz: Array, source_velocity: Array,
                     listener_velocity: tuple[float, float, float], speed_of_sound_mps: float,
-                    doppler_factor: float) -> Array:
+                    doppler_factor: float, distance: Array | None = None) -> Array:
     """``laws.spatial.doppler_pitch`` of every row; ``sx, sy, sz`` the line from each
-    source to the listener, ``source_velocity`` 3 x rows."""
+    source to the listener, ``source_velocity`` 3 x rows; ``distance``: its length, if
+    already computed (the squares of ``-sx`` are those of ``sx``, to the bit)."""
     c, factor = speed_of_sound_mps, doppler_factor
     if factor == 0.0 or not c > 0.0:
         return np.ones(sx.size)
-    distance = np.sqrt(sx * sx + sy * sy + sz * sz)
+    if distance is None:
+        distance = np.sqrt(sx * sx + sy * sy + sz * sz)
     usable = (distance > 0.0) & (distance < math.inf)
     limit = c / abs(factor)
     # a still listener or still sources: (c - factor * 0) is c to the bit
@@ -415,7 +419,8 @@ def hear_rows(service: EmitterService, rows: EmitterRows, x: Array, y: Array, z:
         return np.zeros(n), np.zeros(n), np.ones(n), np.zeros(n)
     lx, ly, lz = ears.xyz
     dx, dy, dz = x - lx, y - ly, z - lz
-    gain = rows.gains(dx, dy, dz)
+    distance = np.sqrt(dx * dx + dy * dy + dz * dz)
+    gain = rows.gains(dx, dy, dz, distance)
     pan = bearing_pans(dx, dz, ears.heading_rad)
     lowpass = np.zeros(n)
     walled = np.flatnonzero(heard & rows.occlusion & (gain > 0.0))
@@ -430,7 +435,7 @@ def hear_rows(service: EmitterService, rows: EmitterRows, x: Array, y: Array, z:
     doppler = np.ones(n)
     if service.doppler_factor != 0.0 and moving.any():
         shift = doppler_pitches(lx - x, ly - y, lz - z, velocity, ears.velocity,
-                                service.speed_of_sound_mps, service.doppler_factor)
+                                service.speed_of_sound_mps, service.doppler_factor, distance)
         doppler = np.where(moving, shift, 1.0)
     if not finite.all():
         gain[~finite], pan[~finite], doppler[~finite], lowpass[~finite] = 0.0, 0.0, 1.0, 0.0

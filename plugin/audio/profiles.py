@@ -195,11 +195,15 @@ def modern_law_arrays(overall_volume: float, inputs: np.ndarray[Any, Any], outpu
                       & np.isfinite(rate))
         if not math.isfinite(overall):
             usable[:] = False
-        theta = (py_min(py_max(pan, -1.0), 1.0) + 1.0) * math.pi / 4.0
-        g = py_max(volume, 0.0)
+        # np.maximum/np.minimum differ from Python's max/min only on a tie of signed
+        # zeros: none at the pan's bounds, and a volume of -0.0 gives gains of 0 either way
+        theta = (np.minimum(np.maximum(pan, -1.0), 1.0) + 1.0) * math.pi / 4.0
+        g = np.maximum(volume, 0.0)
         left, right = g * np.cos(theta), g * np.sin(theta)
-        left = np.where(np.abs(left) < 1e-12, 0.0, left) * (overall * level)
-        right = np.where(np.abs(right) < 1e-12, 0.0, right) * (overall * level)
+        scale = overall * level
+        # theta is in [0, pi/2]: both are >= 0 (or NaN), their abs themselves
+        left = np.where(left < 1e-12, 0.0, left) * scale
+        right = np.where(right < 1e-12, 0.0, right) * scale
         if left.size and not max(np.abs(left).max(), np.abs(right).max()) <= MAX_GAIN:
             usable &= (np.abs(left) <= MAX_GAIN) & (np.abs(right) <= MAX_GAIN)
         rate_hz = source_hz * pitch
