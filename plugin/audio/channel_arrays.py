@@ -4,7 +4,7 @@ A bank of thousands of generic emitters steers, advances, runs the law of and
 ranks every voice every tick. Done one ``Channel`` at a time, each tick is tens
 of Python attribute reads and writes a voice; kept as columns, each step is a
 few numpy operations over the whole bank (``channel_advance.advance_columns``,
-``channel_laws.modern_laws``, ``channel_cull``, ``emitter_rows.steer_rows``).
+``channel_laws.modern_laws``, ``channel_cull``, ``emitter_hearing.steer_rows``).
 
 The ``Channel`` of such a bank is an ``ArrayChannel``: the same dataclass, whose
 fields in ``COLUMNS`` read and write its slot of the bank's ``ChannelColumns``,

@@ -58,7 +58,8 @@ import esper
 import numpy as np
 
 from soundscape.audio.channels import ChannelBank, Handle, SoundHandle
-from soundscape.audio.emitter_rows import PLACE, EmitterRows, hear_rows, steer_rows
+from soundscape.audio.emitter_hearing import hear_rows, steer_rows
+from soundscape.audio.emitter_rows import PLACE, EmitterRows
 from soundscape.audio.play2d import check_bus
 from soundscape.components.channel import PLAYING
 from soundscape.components.emitter import Emitter, check_distances, check_seconds, check_spatial
@@ -127,7 +128,7 @@ class Heard:
 _SILENT = Heard(0.0, 0.0)
 _NOWHERE = Heard(0.0, 0.0)
 """A row not heard this tick (disabled, or a non-finite place): the silence of
-``emitter_rows.hear_rows``."""
+``emitter_hearing.hear_rows``."""
 
 
 @dataclass(slots=True)
@@ -372,8 +373,8 @@ class EmitterService:
         The emitters are kept as ``EmitterRows``, rebuilt when esper's query list is
         new and does not hold the rows' entities and components (``EmitterRows.holds``).
         From ``ARRAY_EMITTERS`` rows on, every place, gain, pan and doppler factor is
-        computed in one pass (``emitter_rows.hear_rows``), then every playing voice
-        steered in one loop (``emitter_rows.steer_rows``); fewer rows go one at a time
+        computed in one pass (``emitter_hearing.hear_rows``), then every playing voice
+        steered in one loop (``emitter_hearing.steer_rows``); fewer rows go one at a time
         (``_update_few``), with the same numbers, tracks and writes. Only the emitters
         with something to start, stop or log take the per-emitter path
         (``_update_emitter``), in esper's order, after every voice is steered.
@@ -478,7 +479,7 @@ class EmitterService:
 
     def _row_velocity(self, rows: EmitterRows, row: int, ent: int, place: Vec3,
                       xyz: Vec3) -> Vec3:
-        """``emitter_rows.row_velocities`` of one row: its ``Velocity`` (0 unless
+        """``emitter_hearing.row_velocities`` of one row: its ``Velocity`` (0 unless
         finite), a listener's shared track (``velocity_of``), else its row's track."""
         given = rows.velocities[row]
         if given is not None:

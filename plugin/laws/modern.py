@@ -42,7 +42,7 @@ def bearing_pan(dx_m: float, dz_m: float, heading_rad: float) -> float:
     The sine of the bearing relative to the facing: ahead 0, right 1, left -1, i.e.
     ``sin(atan2(dx, dz) - heading)``, computed as ``(dx cos h - dz sin h) / r`` (``r``
     the distance on the ground): only correctly rounded operations on the offsets, so
-    the array twin (``emitter_rows.bearing_pans``) gives the same numbers to the bit.
+    the array twin (``emitter_hearing.bearing_pans``) gives the same numbers to the bit.
 
     >>> round(bearing_pan(1.0, 0.0, 0.0), 6), round(bearing_pan(0.0, 1.0, 0.0), 6)
     (1.0, 0.0)

@@ -16,9 +16,10 @@ import pytest
 from soundscape import Settings, SoundscapePlugin, synth
 from soundscape.audio import channel_laws, channel_stream, emitters
 from soundscape.audio.commands import SET
-from soundscape.audio.emitter_rows import bearing_pans, py_max, py_min
+from soundscape.audio.emitter_hearing import bearing_pans
 from soundscape.audio.emitters import Heard, spatial_of
 from soundscape.audio.profiles import apply_law, modern_law_arrays
+from soundscape.audio.pymath import py_max, py_min
 from soundscape.components import Emitter, Listener, Position, Velocity
 from soundscape.laws.modern import bearing_pan
 

@@ -1,0 +1,215 @@
+"""The emitter laws over every row of an ``EmitterRows`` at once (``EmitterService.update``).
+
+``hear_rows`` is the array twin of ``EmitterService.hear``: every distance, gain
+(``EmitterRows.gains``), pan (``bearing_pans``), derived velocity (``row_velocities``)
+and doppler factor (``doppler_pitches``) in a few array operations, the same numbers
+to the bit (see ``soundscape.audio.emitter_rows``); ``steer_rows`` writes them to the
+playing voices, one write a column on a bank with columns (``channel_arrays``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from soundscape.audio.emitter_rows import PLACE, EmitterRows
+from soundscape.audio.pymath import Array, py_max, py_min
+from soundscape.components.channel import PLAYING
+from soundscape.laws.modern import PAN_SCALE_RANGE
+from soundscape.laws.spatial import (
+    DOPPLER_MAX_PITCH,
+    DOPPLER_MIN_PITCH,
+    transmission_gain,
+    wall_cutoff_hz,
+)
+
+if TYPE_CHECKING:
+    from soundscape.audio.channels import ChannelBank
+    from soundscape.audio.emitters import Ears, EmitterService
+
+
+def bearing_pans(dx: Array, dz: Array, heading_rad: float) -> Array:
+    """``laws.modern.bearing_pan`` of every row: ``(dx cos h - dz sin h) / r``, 0 where
+    the source is straight above or below, the same operations as the law.
+
+    >>> bearing_pans(np.array([1.0, 0.0]), np.array([0.0, 0.0]), 0.0).tolist()
+    [1.0, 0.0]
+    """
+    cos_h, sin_h = math.cos(heading_rad), math.sin(heading_rad)
+    overhead = (dx == 0.0) & (dz == 0.0)
+    with np.errstate(all="ignore"):  # the squares of far or near offsets: scaled below
+        r = np.sqrt(dx * dx + dz * dz)
+        low, high = PAN_SCALE_RANGE
+        odd = ~((r > low) & (r < high))
+        if odd.any():  # (rare) scaled by the larger offset first, as the law
+            dx, dz, r = dx.copy(), dz.copy(), r.copy()
+            larger = np.maximum(np.abs(dx[odd]), np.abs(dz[odd]))
+            dx[odd], dz[odd] = dx[odd] / larger, dz[odd] / larger
+            r[odd] = np.sqrt(dx[odd] * dx[odd] + dz[odd] * dz[odd])
+        pan = (dx * cos_h - dz * sin_h) / r
+    return np.where(overhead, 0.0, pan)
+
+
+def doppler_pitches(sx: Array, sy: Array, sz: Array, source_velocity: Array,
+                    listener_velocity: tuple[float, float, float], speed_of_sound_mps: float,
+                    doppler_factor: float, distance: Array | None = None) -> Array:
+    """``laws.spatial.doppler_pitch`` of every row; ``sx, sy, sz`` the line from each
+    source to the listener, ``source_velocity`` 3 x rows; ``distance``: its length, if
+    already computed (the squares of ``-sx`` are those of ``sx``, to the bit)."""
+    c, factor = speed_of_sound_mps, doppler_factor
+    if factor == 0.0 or not c > 0.0:
+        return np.ones(sx.size)
+    if distance is None:
+        distance = np.sqrt(sx * sx + sy * sy + sz * sz)
+    usable = (distance > 0.0) & (distance < math.inf)
+    limit = c / abs(factor)
+    # a still listener or still sources: (c - factor * 0) is c to the bit
+    plain = math.isfinite(factor)
+    top: Any = c
+    if not (plain and listener_velocity == (0.0, 0.0, 0.0)):
+        lvx, lvy, lvz = listener_velocity
+        v_l = (sx * lvx + sy * lvy + sz * lvz) / distance
+        usable &= np.isfinite(v_l)
+        top = c - factor * py_min(v_l, limit)
+    denominator: Any = c
+    if not (plain and not source_velocity.any()):
+        v_s = (sx * source_velocity[0] + sy * source_velocity[1]
+               + sz * source_velocity[2]) / distance
+        usable &= np.isfinite(v_s)
+        denominator = c - factor * py_min(v_s, limit)
+    pitch = py_min(py_max(top / denominator, DOPPLER_MIN_PITCH), DOPPLER_MAX_PITCH)
+    if denominator is c:  # c > 0: no source outruns its sound
+        return np.where(usable, pitch, 1.0)
+    return np.where(usable, np.where(denominator <= 0.0, DOPPLER_MAX_PITCH, pitch), 1.0)
+
+
+def hear_rows(service: EmitterService, rows: EmitterRows, x: Array, y: Array, z: Array,
+              finite: Array, ears: Ears | None) -> tuple[Array, Array, Array, Array]:
+    """``hear`` of every emitter row: (gain, pan, doppler factor, cutoff) arrays.
+
+    An emitter that is disabled has its values computed but not used (and no
+    track or walls); a non-finite place is silent.
+    """
+    n = rows.count
+    heard = rows.enabled & finite
+    moving = heard & rows.doppler if service.doppler_factor else np.zeros(n, bool)
+    velocity = row_velocities(service, rows, moving, x, y, z)
+    if ears is None:
+        return np.zeros(n), np.zeros(n), np.ones(n), np.zeros(n)
+    lx, ly, lz = ears.xyz
+    dx, dy, dz = x - lx, y - ly, z - lz
+    distance = np.sqrt(dx * dx + dy * dy + dz * dz)
+    gain = rows.gains(dx, dy, dz, distance)
+    pan = bearing_pans(dx, dz, ears.heading_rad)
+    lowpass = np.zeros(n)
+    walled = np.flatnonzero(heard & rows.occlusion & (gain > 0.0))
+    walls = service._walls() if walled.size else None
+    if walls is not None:
+        for row in walled.tolist():
+            count, loss_db = walls.hear_through(rows.entities[row],
+                                                rows.positions[row].as_tuple(), ears.xyz)
+            if count:
+                gain[row] = gain[row] * transmission_gain(loss_db)
+                lowpass[row] = wall_cutoff_hz(count)
+    doppler = np.ones(n)
+    if service.doppler_factor != 0.0 and moving.any():
+        shift = doppler_pitches(lx - x, ly - y, lz - z, velocity, ears.velocity,
+                                service.speed_of_sound_mps, service.doppler_factor, distance)
+        doppler = np.where(moving, shift, 1.0)
+    if not finite.all():
+        gain[~finite], pan[~finite], doppler[~finite], lowpass[~finite] = 0.0, 0.0, 1.0, 0.0
+    return gain, pan, doppler, lowpass
+
+
+def row_velocities(service: EmitterService, rows: EmitterRows, moving: Array, x: Array,
+                   y: Array, z: Array) -> Array:
+    """``velocity_of`` where ``moving`` is set (3 x rows; 0 elsewhere): a
+    ``Velocity`` component, else the derived one (a listener's entity keeps its
+    track in ``_tracks``, shared with ``ears``)."""
+    n = rows.count
+    if not moving.any():
+        return np.zeros((3, n))
+    tick, tick_hz = service.ctx.clock.tick, service.ctx.clock.tick_hz
+    shared = [row for ent in service._tracks if (row := rows.row_of.get(ent)) is not None]
+    if not shared and not rows.given.any() and moving.all():  # every row derived
+        return rows.derived_velocity(np.arange(n), x, y, z, tick, tick_hz,
+                                     service.speed_of_sound_mps ** 2)
+    velocity = np.zeros((3, n))
+    derive = moving & ~rows.given
+    for row in np.flatnonzero(moving & rows.given).tolist():
+        v = rows.velocities[row].as_tuple()  # type: ignore[union-attr]
+        if math.isfinite(v[0] + v[1] + v[2]):
+            velocity[:, row] = v
+    for row in shared:  # a listener's entity: its track is shared with ``ears``
+        if derive[row]:
+            derive[row] = False
+            velocity[:, row] = service.velocity_of(rows.entities[row],
+                                                   rows.positions[row].as_tuple())
+    at = np.flatnonzero(derive)
+    if at.size:
+        velocity[:, at] = rows.derived_velocity(at, x, y, z, tick, tick_hz,
+                                                service.speed_of_sound_mps ** 2)
+    return velocity
+
+
+def steer_rows(rows: EmitterRows, gain: Array, pan: Array, pitch: Array, lowpass: Array,
+               moved: Array, bank: ChannelBank, xyz: Array) -> list[int]:
+    """Set every playing emitter voice's volume, pan, pitch and cutoff (and its
+    position when it moved), as ``EmitterService._steer`` would; the rows whose voice
+    ended, was stopped or plays another sound are returned for ``_update_emitter``.
+    A bank with columns (``channel_arrays``) is steered with one write a column."""
+    columns = bank.columns
+    if columns is None:
+        return steer_objects(rows, gain, pan, pitch, lowpass, moved)
+    live = rows.live
+    if not live.any():
+        return []
+    slot = np.where(live, rows.slot, 0)
+    ok = (live & (columns.generation[slot] == rows.generation_at)
+          & (columns.flags[slot] & PLAYING != 0) & (columns.serial[slot] == rows.serial_at)
+          & rows.sound_ok)
+    if ok.all():
+        columns.volume[slot], columns.pan[slot] = gain, pan
+        columns.pitch[slot], columns.lowpass_hz[slot] = pitch, lowpass
+        move = moved
+    else:
+        at = np.flatnonzero(ok)
+        slot = slot[at]
+        columns.volume[slot], columns.pan[slot] = gain[at], pan[at]
+        columns.pitch[slot], columns.lowpass_hz[slot] = pitch[at], lowpass[at]
+        move = moved[at]
+    if move.any():
+        columns.place[:, slot[move]] = xyz[:, move] if move.size == xyz.shape[1] \
+            else xyz[:, at[move]]
+    return np.flatnonzero(live & ~ok).tolist()
+
+
+def steer_objects(rows: EmitterRows, gain: Array, pan: Array, pitch: Array, lowpass: Array,
+                  moved: Array) -> list[int]:
+    """``steer_rows`` one ``Channel`` at a time (a bank without columns)."""
+    live = np.flatnonzero(rows.live)
+    if not live.size:
+        return []
+    if live.size == rows.count:  # every emitter plays: no gathering
+        channels, generations, sounds = rows.channels, rows.generations, rows.sounds
+        positions, values = rows.positions, (gain, pan, pitch, lowpass, moved)
+    else:
+        at = live.tolist()
+        channels = [rows.channels[row] for row in at]
+        generations = [rows.generations[row] for row in at]
+        sounds = [rows.sounds[row] for row in at]
+        positions = [rows.positions[row] for row in at]
+        values = (gain[live], pan[live], pitch[live], lowpass[live], moved[live])
+    stale = []
+    for i, (channel, generation, sound, volume, p, q, cutoff, move) in enumerate(zip(
+            channels, generations, sounds, *(v.tolist() for v in values), strict=True)):
+        if channel is None or channel.generation != generation \
+                or not channel.flags & PLAYING or channel.sound != sound:
+            stale.append(int(live[i]))
+            continue
+        channel.volume, channel.pan, channel.pitch, channel.lowpass_hz = volume, p, q, cutoff
+        if move:
+            channel.position = PLACE(positions[i])
+    return stale
