@@ -5,6 +5,8 @@
 and doppler factor (``doppler_pitches``) in a few array operations, the same numbers
 to the bit (see ``soundscape.audio.emitter_rows``); ``steer_rows`` writes them to the
 playing voices, one write a column on a bank with columns (``channel_arrays``).
+``update_few`` is the same tick one row at a time through ``hear``, for a handful of
+emitters (numpy's cost a call is more than their work).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from soundscape.audio.emitter_rows import PLACE, EmitterRows
+from soundscape.audio.emitter_types import NOWHERE, STILL, Heard, Spatial, Vec3
 from soundscape.audio.pymath import Array, py_max, py_min
 from soundscape.components.channel import PLAYING
 from soundscape.laws.modern import PAN_SCALE_RANGE
@@ -213,3 +216,70 @@ def steer_objects(rows: EmitterRows, gain: Array, pan: Array, pitch: Array, lowp
         if move:
             channel.position = PLACE(positions[i])
     return stale
+
+
+# -- fewer than ``emitters.ARRAY_EMITTERS`` rows: one at a time, the same numbers -----
+
+
+def update_few(service: EmitterService, rows: EmitterRows, ears: Ears | None) -> None:
+    """``EmitterService._update_rows`` one emitter at a time (fewer than
+    ``emitters.ARRAY_EMITTERS``): each row through ``hear`` and steered, with the same
+    tracks, walls, writes and events, then the follow-ups in row order
+    (``EmitterService._follow_up``)."""
+    doppler_on = bool(service.doppler_factor)
+    old = rows.xyz.tolist()
+    xs, ys, zs = [], [], []
+    heard_rows: list[Heard] = []
+    update: set[int] = set()
+    check: set[int] = set()
+    for row, (ent, pos, enabled, live, idle, moving, volume, pitch, occlusion) in enumerate(
+            zip(rows.entities, rows.positions, rows.enabled.tolist(), rows.live.tolist(),
+                rows.idle.tolist(), rows.doppler.tolist(), rows.volume.tolist(),
+                rows.pitch.tolist(), rows.occlusion.tolist(), strict=True)):
+        place = PLACE(pos)
+        x, y, z = float(place[0]), float(place[1]), float(place[2])
+        xs.append(x)
+        ys.append(y)
+        zs.append(z)
+        if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
+            check.add(row)
+        if not enabled or not math.isfinite(x + y + z):
+            heard = NOWHERE  # silent (a disabled row's values are not used)
+        else:
+            velocity = STILL
+            if doppler_on and moving:
+                velocity = row_velocity(service, rows, row, ent, place, (x, y, z))
+            heading, inner, outer, outer_gain = rows.cones[row]
+            heard = service.hear(ent, place, Spatial(volume, rows.models[row], occlusion,
+                                                  moving, heading,
+                                                  (inner, outer, outer_gain)),
+                              velocity, ears)
+        heard_rows.append(heard)
+        if not live:
+            if not idle:
+                update.add(row)
+            continue
+        channel = rows.channels[row]
+        if channel is None or channel.generation != rows.generations[row] \
+                or not channel.flags & PLAYING or channel.sound != rows.sounds[row]:
+            update.add(row)
+            continue
+        channel.volume, channel.pan = heard.gain, heard.pan
+        channel.pitch, channel.lowpass_hz = pitch * heard.doppler, heard.lowpass_hz
+        if not (x == old[0][row] and y == old[1][row] and z == old[2][row]):
+            channel.position = place
+    rows.xyz = np.array((xs, ys, zs), np.float64)
+    service._follow_up(rows, update, check, heard_rows.__getitem__)
+
+def row_velocity(service: EmitterService, rows: EmitterRows, row: int, ent: int, place: Vec3,
+                 xyz: Vec3) -> Vec3:
+    """``emitter_hearing.row_velocities`` of one row: its ``Velocity`` (0 unless
+    finite), a listener's shared track (``velocity_of``), else its row's track."""
+    given = rows.velocities[row]
+    if given is not None:
+        v = given.as_tuple()
+        return v if math.isfinite(v[0] + v[1] + v[2]) else STILL
+    if ent in service._tracks:
+        return service.velocity_of(ent, place)
+    return rows.track_one(row, xyz, service.ctx.clock.tick, service.ctx.clock.tick_hz,
+                          service.speed_of_sound_mps ** 2)

@@ -51,17 +51,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import esper
 import numpy as np
 
 from soundscape.audio.channels import ChannelBank, Handle, SoundHandle
-from soundscape.audio.emitter_hearing import hear_rows, steer_rows
-from soundscape.audio.emitter_rows import PLACE, EmitterRows
+from soundscape.audio.emitter_hearing import hear_rows, steer_rows, update_few
+from soundscape.audio.emitter_rows import EmitterRows
+from soundscape.audio.emitter_types import (
+    SILENT,
+    STILL,
+    Ears,
+    Heard,
+    OneShot,
+    Spatial,
+    Track,
+    Vec3,
+    finite_position,
+    listener_pose,
+    spatial_of,
+)
 from soundscape.audio.play2d import check_bus
-from soundscape.components.channel import PLAYING
 from soundscape.components.emitter import Emitter, check_distances, check_seconds, check_spatial
 from soundscape.components.spatial import Position, Velocity
 from soundscape.errors import SoundscapeError
@@ -82,104 +93,18 @@ if TYPE_CHECKING:
     from soundscape.context import Context
     from soundscape.seams import OcclusionForEmitters
 
+__all__ = [  # the records live in emitter_types; these names stay importable here
+    "ARRAY_EMITTERS", "BANK", "Ears", "EmitterService", "Heard", "OneShot", "Spatial",
+    "finite_position", "listener_pose", "play_at", "spatial_of",
+]
+
 BANK = "modern"
 ARRAY_EMITTERS = 20
 """From this many emitters ``EmitterService.update`` runs the laws as arrays
-(``_update_rows``); below it one emitter at a time (``_update_few``), where numpy's
+(``_update_rows``); below it one emitter at a time (``emitter_hearing.update_few``), where numpy's
 fixed cost per call is more than the work (bench_scaling's whole tick, arrays against
 one by one: 5 emitters 0.29 / 0.23 ms, 16: 0.57 / 0.54, 24: 0.65 / 0.66, 32: 0.79 /
 0.84). Both give the same numbers to the bit."""
-
-Vec3 = tuple[float, float, float]
-_STILL: Vec3 = (0.0, 0.0, 0.0)
-
-
-@dataclass(slots=True)
-class Ears:
-    """The listener this tick: where, which way, how fast (``Velocity`` or derived)."""
-
-    xyz: Vec3
-    heading_rad: float
-    velocity: Vec3
-
-
-@dataclass(slots=True)
-class Spatial:
-    """What the laws need of a source besides its place (an ``Emitter`` or a one-shot)."""
-
-    volume: float
-    model: DistanceModel
-    occlusion: bool = False
-    doppler: bool = False
-    heading_rad: float = 0.0
-    cone: tuple[float, float, float] = (360.0, 360.0, 0.0)
-
-
-@dataclass(slots=True)
-class Heard:
-    """A source as heard: the bank's volume, pan, pitch factor and low-pass cutoff."""
-
-    gain: float
-    pan: float
-    doppler: float = 1.0
-    lowpass_hz: float = 0.0
-
-
-_SILENT = Heard(0.0, 0.0)
-_NOWHERE = Heard(0.0, 0.0)
-"""A row not heard this tick (disabled, or a non-finite place): the silence of
-``emitter_hearing.hear_rows``."""
-
-
-@dataclass(slots=True)
-class OneShot:
-    """A ``play_at`` voice: where it is, its laws, its own pitch and velocity."""
-
-    handle: Handle
-    key: int
-    position: Vec3
-    spatial: Spatial
-    pitch: float
-    velocity: Vec3 = _STILL
-
-
-@dataclass(slots=True)
-class _Track:
-    """A place seen at a tick, to derive a velocity from the next one."""
-
-    xyz: Vec3
-    tick: int
-    velocity: Vec3
-
-
-def listener_pose(ctx: Context) -> tuple[tuple[float, float, float], float] | None:
-    """(position, heading) of the first active listener, or None when it is not finite
-    (``soundscape.listener.usable``)."""
-    found = usable()
-    return None if found is None else (found.xyz, found.heading_rad)
-
-
-def finite_position(position: Any) -> tuple[float, float, float] | None:
-    """``position`` as three floats, or None unless it is three finite numbers.
-
-    >>> finite_position((1, 2, 3)), finite_position((0.0, float("nan"), 0.0))
-    ((1.0, 2.0, 3.0), None)
-    """
-    try:
-        x, y, z = (float(c) for c in position)
-    except (TypeError, ValueError):
-        return None
-    return (x, y, z) if math.isfinite(x + y + z) else None
-
-
-def spatial_of(emitter: Emitter) -> Spatial:
-    """An ``Emitter``'s laws."""
-    return Spatial(emitter.volume,
-                   DistanceModel(emitter.rolloff, emitter.min_distance_m, emitter.max_distance_m,
-                                 emitter.rolloff_factor, emitter.curve),
-                   emitter.occlusion, emitter.doppler, emitter.heading_rad,
-                   (emitter.cone_inner_deg, emitter.cone_outer_deg, emitter.cone_outer_gain))
-
 
 class EmitterService:
     """Starts, moves and stops emitter voices on the ``modern`` bank (``ctx.emitters``).
@@ -194,7 +119,7 @@ class EmitterService:
         self.one_shots: list[OneShot] = []
         self.by_entity: dict[int, Handle] = {}
         self._bad_positions: set[int] = set()
-        self._tracks: dict[int, _Track] = {}
+        self._tracks: dict[int, Track] = {}
         self._seen: set[int] = set()
         self._no_walls_logged = False
         self._shots_fired = 0
@@ -231,7 +156,7 @@ class EmitterService:
         negative key).
         """
         if ears is None:
-            return _SILENT
+            return SILENT
         lx, ly, lz = ears.xyz
         dx, dy, dz = place[0] - lx, place[1] - ly, place[2] - lz
         distance = math.sqrt(dx * dx + dy * dy + dz * dz)
@@ -262,19 +187,19 @@ class EmitterService:
         found = esper.try_component(entity, Velocity)
         if found is not None:
             v = found.as_tuple()
-            return v if math.isfinite(v[0] + v[1] + v[2]) else _STILL
+            return v if math.isfinite(v[0] + v[1] + v[2]) else STILL
         tick = self.ctx.clock.tick
         track = self._tracks.get(entity)
         if track is None:
-            self._tracks[entity] = _Track(xyz, tick, _STILL)
-            return _STILL
+            self._tracks[entity] = Track(xyz, tick, STILL)
+            return STILL
         if track.tick == tick:
             return track.velocity
         rate = self.ctx.clock.tick_hz / (tick - track.tick)
         v = ((xyz[0] - track.xyz[0]) * rate, (xyz[1] - track.xyz[1]) * rate,
              (xyz[2] - track.xyz[2]) * rate)
         if not v[0] * v[0] + v[1] * v[1] + v[2] * v[2] < self.speed_of_sound_mps ** 2:
-            v = _STILL  # a teleport (or a NaN)
+            v = STILL  # a teleport (or a NaN)
         track.xyz, track.tick, track.velocity = xyz, tick, v
         return v
 
@@ -287,10 +212,10 @@ class EmitterService:
         rows, row = self._rows, self._rows.row_of.get(found.entity)
         if row is not None and rows.tracked[row] and found.entity not in self._tracks:
             # an emitter's entity became the listener: its track goes on, shared
-            self._tracks[found.entity] = _Track(
+            self._tracks[found.entity] = Track(
                 tuple(rows.track_xyz[:, row].tolist()), int(rows.track_tick[row]),
                 tuple(rows.track_velocity[:, row].tolist()))
-        velocity = self.velocity_of(found.entity, xyz) if self.doppler_factor else _STILL
+        velocity = self.velocity_of(found.entity, xyz) if self.doppler_factor else STILL
         return Ears(xyz, found.heading_rad, velocity)
 
     def _steer(self, handle: Handle, heard: Heard, pitch: float) -> None:
@@ -347,7 +272,7 @@ class EmitterService:
             return None
         self._shots_fired += 1
         key = -self._shots_fired  # entities are 1 and up
-        heard = self.hear(key, place, spatial, moving or _STILL, self.ears())
+        heard = self.hear(key, place, spatial, moving or STILL, self.ears())
         if not bank.play(handle, sound, volume=heard.gain, pan=heard.pan,
                          pitch=pitch * heard.doppler, position=place, bus=bus):
             self._forget(key)
@@ -355,7 +280,7 @@ class EmitterService:
         bank.set_lowpass(handle, heard.lowpass_hz)
         self._fade_in(handle, fade_in_s)
         self.one_shots.append(OneShot(handle, key, place, spatial, float(pitch),
-                                      moving or _STILL))
+                                      moving or STILL))
         return SoundHandle.of(bank, handle)
 
     def _fade_in(self, handle: Handle, seconds: float) -> None:
@@ -374,9 +299,9 @@ class EmitterService:
         new and does not hold the rows' entities and components (``EmitterRows.holds``).
         From ``ARRAY_EMITTERS`` rows on, every place, gain, pan and doppler factor is
         computed in one pass (``emitter_hearing.hear_rows``), then every playing voice
-        steered in one loop (``emitter_hearing.steer_rows``); fewer rows go one at a time
-        (``_update_few``), with the same numbers, tracks and writes. Only the emitters
-        with something to start, stop or log take the per-emitter path
+        steered at once (``emitter_hearing.steer_rows``); fewer rows go one at a time
+        (``emitter_hearing.update_few``), with the same numbers, tracks and writes. Only
+        the emitters with something to start, stop or log take the per-emitter path
         (``_update_emitter``), in esper's order, after every voice is steered.
         """
         ears = self.ears()
@@ -392,7 +317,7 @@ class EmitterService:
         if rows.count >= ARRAY_EMITTERS:
             self._update_rows(rows, ears)
         elif rows.count:
-            self._update_few(rows, ears)
+            update_few(self, rows, ears)
         if reindexed:
             seen = set(rows.row_of)
             self._bad_positions &= seen
@@ -427,68 +352,6 @@ class EmitterService:
             np.flatnonzero(~(np.isfinite(x) & np.isfinite(y) & np.isfinite(z))).tolist())
         self._follow_up(rows, update, check, lambda row: Heard(
             float(gain[row]), float(pan[row]), float(doppler[row]), float(lowpass[row])))
-
-    def _update_few(self, rows: EmitterRows, ears: Ears | None) -> None:
-        """``_update_rows`` one emitter at a time (fewer than ``ARRAY_EMITTERS``): each
-        row through ``hear`` and steered, with the same tracks, walls, writes and
-        events, then the follow-ups in row order (``_follow_up``)."""
-        doppler_on = bool(self.doppler_factor)
-        old = rows.xyz.tolist()
-        xs, ys, zs = [], [], []
-        heard_rows: list[Heard] = []
-        update: set[int] = set()
-        check: set[int] = set()
-        for row, (ent, pos, enabled, live, idle, moving, volume, pitch, occlusion) in enumerate(
-                zip(rows.entities, rows.positions, rows.enabled.tolist(), rows.live.tolist(),
-                    rows.idle.tolist(), rows.doppler.tolist(), rows.volume.tolist(),
-                    rows.pitch.tolist(), rows.occlusion.tolist(), strict=True)):
-            place = PLACE(pos)
-            x, y, z = float(place[0]), float(place[1]), float(place[2])
-            xs.append(x)
-            ys.append(y)
-            zs.append(z)
-            if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
-                check.add(row)
-            if not enabled or not math.isfinite(x + y + z):
-                heard = _NOWHERE  # silent (a disabled row's values are not used)
-            else:
-                velocity = _STILL
-                if doppler_on and moving:
-                    velocity = self._row_velocity(rows, row, ent, place, (x, y, z))
-                heading, inner, outer, outer_gain = rows.cones[row]
-                heard = self.hear(ent, place, Spatial(volume, rows.models[row], occlusion,
-                                                      moving, heading,
-                                                      (inner, outer, outer_gain)),
-                                  velocity, ears)
-            heard_rows.append(heard)
-            if not live:
-                if not idle:
-                    update.add(row)
-                continue
-            channel = rows.channels[row]
-            if channel is None or channel.generation != rows.generations[row] \
-                    or not channel.flags & PLAYING or channel.sound != rows.sounds[row]:
-                update.add(row)
-                continue
-            channel.volume, channel.pan = heard.gain, heard.pan
-            channel.pitch, channel.lowpass_hz = pitch * heard.doppler, heard.lowpass_hz
-            if not (x == old[0][row] and y == old[1][row] and z == old[2][row]):
-                channel.position = place
-        rows.xyz = np.array((xs, ys, zs), np.float64)
-        self._follow_up(rows, update, check, heard_rows.__getitem__)
-
-    def _row_velocity(self, rows: EmitterRows, row: int, ent: int, place: Vec3,
-                      xyz: Vec3) -> Vec3:
-        """``emitter_hearing.row_velocities`` of one row: its ``Velocity`` (0 unless
-        finite), a listener's shared track (``velocity_of``), else its row's track."""
-        given = rows.velocities[row]
-        if given is not None:
-            v = given.as_tuple()
-            return v if math.isfinite(v[0] + v[1] + v[2]) else _STILL
-        if ent in self._tracks:
-            return self.velocity_of(ent, place)
-        return rows.track_one(row, xyz, self.ctx.clock.tick, self.ctx.clock.tick_hz,
-                              self.speed_of_sound_mps ** 2)
 
     def _follow_up(self, rows: EmitterRows, update: set[int], check: set[int],
                    heard: Callable[[int], Heard]) -> None:
