@@ -252,18 +252,23 @@ def _busy_bank(array_paths: bool, monkeypatch: pytest.MonkeyPatch,
         if tick % 30 == 10:
             ctx.buses["music"].paused = not ctx.buses["music"].paused
         bank.step(rng.choice([1, 1, 2, 3]), ctx.sounds)
-        bank.commands(1, [])
+        sent: list[Command] = []
+        bank.commands(1, sent)
         bank.mark_published()
         trace.append(tuple(repr((c.cursor_frames, c.flags, c.level, c.volume, c.gain_left,
                                  c.gain_right, c.step, c.audible)) for c in bank.channels))
+        # the commands (a bank with columns sends its sets from them: channel_stream.sets)
+        trace.append(tuple(repr((c.op, c.voice, c.tick, c.frame, c.params, c.offset,
+                                 c.fade_in)) for c in sent))
     trace.append(tuple(repr(dict(e)) for e in ctx.events.where(source="modern")))
     return trace
 
 
 @pytest.mark.parametrize("real_voices", [8, 34, 64])
 def test_a_busy_modern_bank_steps_as_one_channel_at_a_time(monkeypatch, real_voices):
-    """The column paths (laws, cursors, cull) against the per-channel code: every channel's
-    cursor, flags, fader, gains and step after every tick, and every event, the same
+    """The column paths (laws, cursors, cull, sets) against the per-channel code: every
+    channel's cursor, flags, fader, gains and step and the commands sent after every
+    tick, and every event, the same
     (and the cull's voice-all path, taken while no more than ``real_voices`` play,
     against its array ranking every tick)."""
     arrays = _busy_bank(True, monkeypatch, real_voices)
