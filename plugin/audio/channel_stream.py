@@ -24,6 +24,11 @@ if TYPE_CHECKING:
     from soundscape.audio.sounds import Sound
 
 
+SETS_FROM = 8
+"""A bank with columns sending this many voices or more reads their parameters from the
+columns at once (``sets``); fewer go one by one, cheaper than a gather a column."""
+
+
 def cut(bank: ChannelBank, channel: Channel) -> None:
     """The channel's voice is stopped or stolen: a ``stop`` for the audio side
     when it has the voice (one started since the last publish is simply never
@@ -100,7 +105,7 @@ def commands(bank: ChannelBank, first_tick: int, out: list[Command]) -> None:
         if channel.voice_id == voice:
             bank._sent[slot] = (voice, params, sound)
     sent = bank._sent
-    if bank.columns is not None and len(sent) >= 8 and bank.profile != "redguard":
+    if bank.columns is not None and len(sent) >= SETS_FROM and bank.profile != "redguard":
         sets(bank, out)
         sent = {}
     for slot, (voice, last, sound) in list(sent.items()):
@@ -124,7 +129,7 @@ def commands(bank: ChannelBank, first_tick: int, out: list[Command]) -> None:
 
 def sets(bank: ChannelBank, out: list[Command]) -> None:
     """The sent voices' part of ``commands`` for a bank with columns (``channel_arrays``)
-    sending 8 voices or more (fewer go one by one, cheaper than a gather a column):
+    sending ``SETS_FROM`` voices or more:
     the voices that ended or were culled dropped (a ``stop`` for a culled one), a
     ``set`` for each whose parameters changed, the parameters read from the columns
     at once (``voice_params``' values, the rooms' send and ear one by one)."""

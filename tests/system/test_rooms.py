@@ -271,3 +271,39 @@ def test_walking_into_the_next_zone_crossfades_the_reverbs_without_a_click():
     assert np.abs(np.diff(smooth[around], axis=0)).max() < 1.5 * steady
     # cutting the hall's reverb at once (no crossfade) is a step: a click
     assert np.abs(np.diff(hard[around], axis=0)).max() > 2.0 * steady
+
+
+def test_a_busy_bank_sends_the_rooms_sends_and_ears_as_one_by_one(monkeypatch):
+    """Twelve emitters moving through a zone and out of it, heard on headphones: the
+    commands a bank with columns sends from its columns (``channel_stream.sets``) are
+    those of the per-voice path, rooms' sends and ears included."""
+    from soundscape.audio import channel_stream
+
+    def scene(sets_from: int) -> list[str]:
+        monkeypatch.setattr(channel_stream, "SETS_FROM", sets_from)
+        esper.switch_world(f"rooms-sets-{sets_from}")
+        p = plugin(output="headphones")
+        synth.add_to(p.context.sounds, "hum", synth.tone(220, 1.0, rate_hz=RATE), RATE)
+        esper.create_entity(ReverbZone("hall", polygon=HOUSE))
+        esper.create_entity(Listener(), Position(5.0, 1.7, 4.0))
+        places = [Position(2.0 + i * 0.7, 1.0, 4.0) for i in range(12)]
+        for place in places:
+            esper.create_entity(place, Emitter("hum", volume=0.4))
+        sent: list[str] = []
+        send = p.context.mixer.send
+        monkeypatch.setattr(p.context.mixer, "send", lambda commands, tick=None: (
+            sent.extend(repr((c.op, c.voice, c.params)) for c in commands),
+            send(commands, tick)))
+        for tick in range(90):
+            for i, place in enumerate(places):
+                place.z_m = 4.0 + 0.12 * tick * (1 if i % 2 else -1)  # half leave the house
+            esper.process(1 / 60)
+        p.uninstall()
+        esper.switch_world("default")
+        esper.delete_world(f"rooms-sets-{sets_from}")
+        return sent
+
+    columns, one_by_one = scene(8), scene(10**9)
+    assert any("send=(" in line and "send=None" not in line for line in columns)
+    assert any("ear=(" in line for line in columns)
+    assert columns == one_by_one
