@@ -21,6 +21,8 @@ LAW_INPUTS = attrgetter("volume", "pan", "pitch", "rate_hz", "level", "rate_scal
 """What ``profiles.apply_law`` reads of a channel (``serial`` stands for its sound, whose
 bit depth the law reads): a channel whose inputs are as at its last law keeps its
 gains and step (``ChannelBank.step``)."""
+
+
 def laws(bank: ChannelBank, stepped: list[Channel], rate_hz: int, sounds: SoundBank | None) -> None:
     """``apply_law`` on each of ``stepped`` whose ``LAW_INPUTS`` changed."""
     if bank._law_rows is not None:
@@ -55,11 +57,11 @@ def modern_laws(bank: ChannelBank, rate_hz: int) -> None:
             bank._law_inputs.clear()  # the per-channel memory is stale from here on
         rows = bank._law_rows = grown
     law = columns.law[:, :n]
-    changed = (law != rows[:, :n]).any(axis=0)
-    changed &= columns.flags[:n] & PLAYING != 0
+    moved = (law != rows[:, :n]).any(axis=0)
+    stepped = columns.flags[:n] & PLAYING != 0
     if bank._unsent:  # a voice that started and ended since the last publish
-        changed |= np.isin(columns.voice_id[:n], list(bank._unsent)) \
-            & (law != rows[:, :n]).any(axis=0)
+        stepped |= np.isin(columns.voice_id[:n], list(bank._unsent))
+    changed = moved & stepped
     slots = changed.nonzero()[0]
     if not slots.size:
         return
