@@ -289,7 +289,7 @@ class EmitterRows:
 
     def track_one(self, row: int, xyz: tuple[float, float, float], tick: int, tick_hz: float,
                   limit_sq: float) -> tuple[float, float, float]:
-        """``derived_velocity`` of one row (``EmitterService._update_few``): the same
+        """``derived_velocity`` of one row (``emitter_hearing.update_few``): the same
         float operations on the same tracks."""
         self.all_seen_at = None
         if not self.tracked[row]:

@@ -22,9 +22,10 @@ No listener, or a non-finite position, silences the voice without stopping it.
 
 The emitters are kept as rows (``soundscape.audio.emitter_rows``): from
 ``ARRAY_EMITTERS`` emitters on, each tick reads every position, computes every
-gain, pan and doppler factor in one array pass and steers every playing voice in
-one loop; below it the same rows go one emitter at a time through the per-source
-law (numpy's cost per call is more than the work for a handful). An emitter's
+gain, pan and doppler factor in one array pass and steers every playing voice with
+one write a column of the bank's (``soundscape.audio.emitter_hearing``); below it the
+same rows go one emitter at a time through the per-source law (numpy's cost per call
+is more than the work for a handful). An emitter's
 settings are read again only after a write to it (``Emitter.revision``), and only
 the emitters with something to start, stop or log take the per-emitter path. The
 numbers are those of the per-source law (``EmitterService.hear``) to the bit
