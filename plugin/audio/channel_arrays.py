@@ -24,6 +24,7 @@ import numpy as np
 
 from soundscape.audio.pymath import Array
 from soundscape.components.channel import Channel
+from soundscape.errors import InputError
 
 LAW_ROWS = ("volume", "pan", "pitch", "rate_hz", "level", "rate_scale", "sample_rate_hz",
             "serial")
@@ -183,10 +184,13 @@ def _position_property() -> property:
 
     def put(self: ArrayChannel, value: tuple[float, float, float] | None) -> None:
         columns, slot = self.columns, self.index
-        columns.placed[slot] = value is not None
         if value is not None:
-            x, y, z = value
-            columns.place[:, slot] = (float(x), float(y), float(z))
+            try:
+                x, y, z = (float(c) for c in value)
+            except (TypeError, ValueError):
+                raise InputError(f"Channel.position: {value!r} is not three numbers") from None
+            columns.place[:, slot] = (x, y, z)
+        columns.placed[slot] = value is not None
 
     return property(get, put, doc="``Channel.position``, kept in the bank's columns "
                                   "(read back as three floats).")

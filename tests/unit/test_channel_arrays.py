@@ -7,12 +7,14 @@ import dataclasses
 
 import esper
 import numpy as np
+import pytest
 
 from soundscape import Context, Settings
 from soundscape.audio.channel_arrays import ArrayChannel
 from soundscape.audio.channels import ensure_bank
 from soundscape.audio.sounds import SoundBank
 from soundscape.components.channel import PLAYING, Channel
+from soundscape.errors import InputError
 
 
 def modern_bank(name: str = "modern"):
@@ -37,6 +39,9 @@ def test_fields_keep_their_types_and_values_through_the_columns():
     assert channel.loop is True and channel.fading is False and channel.flags & PLAYING
     assert channel.bus == "music" and channel.position == (1.0, 2.5, 3.0)
     channel.position = None
+    assert channel.position is None
+    with pytest.raises(InputError, match="Channel.position"):
+        channel.position = (1.0, 2.0)  # a clear error where the bad write is
     assert channel.position is None
     assert bank.columns.volume[channel.index] == 0.25  # the column is the field
 
