@@ -22,15 +22,15 @@ from typing import Any
 
 import numpy as np
 
+from soundscape.audio.profiles import MODERN_INPUTS
 from soundscape.audio.pymath import Array
 from soundscape.components.channel import Channel
 from soundscape.errors import InputError
 
-LAW_ROWS = ("volume", "pan", "pitch", "rate_hz", "level", "rate_scale", "sample_rate_hz",
-            "serial")
-"""What the ``modern`` law reads of a channel (``profiles.MODERN_INPUTS``): the rows of
-one float64 matrix, ``ChannelColumns.law``, so the law step reads them in one go (the
-two ints are held exactly: below 2**53)."""
+LAW_ROWS = MODERN_INPUTS
+"""What the ``modern`` law reads of a channel: the rows of one float64 matrix,
+``ChannelColumns.law``, so the law step reads them in one go (the two ints,
+``sample_rate_hz`` and ``serial``, are held exactly: below 2**53)."""
 FLOATS = ("cursor_frames", "gain_left", "gain_right", "step", "lowpass_hz",
           "level_rate_per_tick")
 INTS = ("flags", "generation", "length_frames", "voice_id")

@@ -21,7 +21,6 @@ converted for ``modern`` still plays as its original would.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -157,27 +156,15 @@ def apply_law(bank: ChannelBank, channel: Channel, output_rate_hz: int, bits: in
 
 MODERN_INPUTS = ("volume", "pan", "pitch", "rate_hz", "level", "rate_scale", "sample_rate_hz",
                  "serial")
-"""What ``modern_inputs`` reads of each channel (``channels.LAW_INPUTS``, as rows)."""
-
-
-def modern_inputs(channels: Sequence[Channel]) -> np.ndarray[Any, Any]:
-    """The ``MODERN_INPUTS`` of ``channels`` as a float64 array (one row each)."""
-    n = len(channels)
-    columns: tuple[list[float] | list[int], ...] = (
-        [c.volume for c in channels], [c.pan for c in channels], [c.pitch for c in channels],
-        [c.rate_hz for c in channels], [c.level for c in channels],
-        [c.rate_scale for c in channels], [c.sample_rate_hz for c in channels],
-        [c.serial for c in channels])
-    out = np.empty((len(MODERN_INPUTS), n))
-    for row, values in enumerate(columns):
-        out[row] = np.fromiter(values, np.float64, n)
-    return out
+"""What the ``modern`` law reads of a channel (``channel_laws.LAW_INPUTS``), in the order
+of ``modern_law_arrays``' rows (a bank with columns keeps them as the rows of one
+matrix, ``channel_arrays.ChannelColumns.law``)."""
 
 
 def modern_law_arrays(overall_volume: float, inputs: np.ndarray[Any, Any], output_rate_hz: int
                       ) -> tuple[Any, ...]:
     """``apply_law`` of the ``modern`` profile over arrays: (gain_left, gain_right, step,
-    usable) from ``MODERN_INPUTS`` rows (``modern_inputs``), the unusable ones zero;
+    usable) from ``MODERN_INPUTS`` rows, the unusable ones zero;
     ``usable`` is None when every one is.
 
     The same float operations in the same order as ``equal_power``, ``apply_law`` and
@@ -213,19 +200,3 @@ def modern_law_arrays(overall_volume: float, inputs: np.ndarray[Any, Any], outpu
         return left, right, step, None
     return (np.where(usable, left, 0.0), np.where(usable, right, 0.0),
             np.where(usable, step, 0.0), usable)
-
-
-def apply_modern_laws(overall_volume: float, channels: Sequence[Channel],
-                      output_rate_hz: int, inputs: np.ndarray[Any, Any] | None = None
-                      ) -> list[Channel]:
-    """``apply_law`` of the ``modern`` profile for many channels at once
-    (``modern_law_arrays``); the channels whose values cannot be used (silenced) are
-    returned for the caller to log. ``inputs``: their ``modern_inputs``, if already read.
-    """
-    if inputs is None:
-        inputs = modern_inputs(channels)
-    left, right, step, usable = modern_law_arrays(overall_volume, inputs, output_rate_hz)
-    for channel, gain_left, gain_right, frames in zip(channels, left.tolist(), right.tolist(),
-                                                      step.tolist(), strict=True):
-        channel.gain_left, channel.gain_right, channel.step = gain_left, gain_right, frames
-    return [] if usable is None else [channels[i] for i in np.flatnonzero(~usable).tolist()]

@@ -1,5 +1,5 @@
 """Python's float rules over numpy arrays, for array laws that must give the
-per-value laws' numbers to the bit (``emitter_rows``, ``profiles.apply_modern_laws``).
+per-value laws' numbers to the bit (``emitter_rows``, ``profiles.modern_law_arrays``).
 
 numpy's ``+ - * /``, ``sqrt``, ``sin`` and ``cos`` give what ``math`` gives (IEEE
 correctly rounded, or the same C library); ``np.maximum``/``np.minimum`` do not

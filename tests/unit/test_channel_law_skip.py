@@ -15,7 +15,7 @@ from soundscape.audio import channels as channels_module
 from soundscape.audio.buses import Buses
 from soundscape.audio.channels import ensure_bank
 from soundscape.audio.commands import SET, Command
-from soundscape.audio.profiles import apply_law, apply_modern_laws, modern_law_arrays
+from soundscape.audio.profiles import MODERN_INPUTS, apply_law, modern_law_arrays
 from soundscape.audio.sounds import SoundBank
 from soundscape.components.channel import Channel
 
@@ -127,7 +127,7 @@ def test_unchanged_and_culled_voices_send_no_command():
 
 @pytest.mark.parametrize("overall", [1.0, 0.37, 0.0, float("nan")])
 def test_modern_laws_as_arrays_equal_the_law_to_the_bit(overall):
-    """``apply_modern_laws`` against ``apply_law`` for random channels, odd values
+    """``modern_law_arrays`` against ``apply_law`` for random channels, odd values
     included: the same gains and step (``repr``), the same channels silenced."""
     ctx = make_ctx()
     bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern")
@@ -144,7 +144,12 @@ def test_modern_laws_as_arrays_equal_the_law_to_the_bit(overall):
             setattr(channel, name, 1.0 if name == "level" and rng.random() < 0.5 else value)
         channels.append(channel)
     copies = [dataclasses.replace(c) for c in channels]
-    silenced = apply_modern_laws(overall, channels, ctx.settings.sample_rate_hz)
+    inputs = np.array([[float(getattr(c, name)) for c in channels] for name in MODERN_INPUTS])
+    left, right, step, usable = modern_law_arrays(overall, inputs, ctx.settings.sample_rate_hz)
+    for channel, gain_left, gain_right, frames in zip(channels, left.tolist(), right.tolist(),
+                                                      step.tolist(), strict=True):
+        channel.gain_left, channel.gain_right, channel.step = gain_left, gain_right, frames
+    silenced = [] if usable is None else [channels[i] for i in np.flatnonzero(~usable)]
     failed = [c.index for c in copies
               if not apply_law(bank, c, ctx.settings.sample_rate_hz, 16)]
     assert [c.index for c in silenced] == failed
