@@ -196,12 +196,12 @@ def steer_objects(rows: EmitterRows, gain: Array, pan: Array, pitch: Array, lowp
     if not live.size:
         return []
     if live.size == rows.count:  # every emitter plays: no gathering
-        channels, generations, sounds = rows.channels, rows.generations, rows.sounds
+        channels, generations, sounds = rows.channels, rows.generation_at.tolist(), rows.sounds
         positions, values = rows.positions, (gain, pan, pitch, lowpass, moved)
     else:
         at = live.tolist()
         channels = [rows.channels[row] for row in at]
-        generations = [rows.generations[row] for row in at]
+        generations = rows.generation_at[live].tolist()
         sounds = [rows.sounds[row] for row in at]
         positions = [rows.positions[row] for row in at]
         values = (gain[live], pan[live], pitch[live], lowpass[live], moved[live])
@@ -230,6 +230,7 @@ def update_few(service: EmitterService, rows: EmitterRows, ears: Ears | None) ->
     old = rows.xyz.tolist()
     xs, ys, zs = [], [], []
     heard_rows: list[Heard] = []
+    generations = rows.generation_at.tolist()
     update: set[int] = set()
     check: set[int] = set()
     for row, (ent, pos, enabled, live, idle, moving, volume, pitch, occlusion) in enumerate(
@@ -260,7 +261,7 @@ def update_few(service: EmitterService, rows: EmitterRows, ears: Ears | None) ->
                 update.add(row)
             continue
         channel = rows.channels[row]
-        if channel is None or channel.generation != rows.generations[row] \
+        if channel is None or channel.generation != generations[row] \
                 or not channel.flags & PLAYING or channel.sound != rows.sounds[row]:
             update.add(row)
             continue

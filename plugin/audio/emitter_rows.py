@@ -69,11 +69,10 @@ class EmitterRows:
             whether they still hold).
         entities, emitters, positions, velocities: per row (``velocities``: the
             entity's ``Velocity`` component or None; ``given``: not None).
-        channels, generations: the channel the emitter's handle names and its
-            generation when read (None, -1: none).
-        slot, generation_at, serial_at, sound_ok: the same as arrays for a bank with
-            columns (``steer_rows``): the channel's slot, generation and serial when
-            read (-1: none) and whether it played the emitter's sound then.
+        channels: the channel the emitter's handle names when read (None: none).
+        slot, generation_at, serial_at, sound_ok: that channel's slot, generation and
+            serial when read (-1: none) and whether it played the emitter's sound then
+            (arrays: ``emitter_hearing.steer_rows`` checks a voice is still the row's).
         enabled, volume, rolloff, ref, far, factor, pitch, coned, occlusion,
         doppler, idle: the emitter's settings as arrays (``idle``: an emitter
         with nothing to start, stop or steer: disabled with no handle, or a
@@ -98,7 +97,6 @@ class EmitterRows:
         n = self.count = len(rows)
         self.revision: list[int] = [-1] * n
         self.channels: list[Channel | None] = [None] * n
-        self.generations: list[int] = [-1] * n
         self.slot = np.full(n, -1, np.int64)
         self.generation_at = np.full(n, -1, np.int64)
         self.serial_at = np.full(n, -1, np.int64)
@@ -169,7 +167,6 @@ class EmitterRows:
         for row, b in zip(same, before.tolist(), strict=True):
             self.revision[row] = previous.revision[b]
             self.channels[row] = previous.channels[b]
-            self.generations[row] = previous.generations[b]
             self.sounds[row] = previous.sounds[b]
             self.models[row] = previous.models[b]
             self.cones[row] = previous.cones[b]
@@ -208,9 +205,8 @@ class EmitterRows:
         emitter = self.emitters[row]
         channel = bank.get(emitter.handle)
         self.channels[row] = channel
-        self.generations[row] = channel.generation if channel is not None else -1
         self.slot[row] = channel.index if channel is not None else -1
-        self.generation_at[row] = self.generations[row]
+        self.generation_at[row] = channel.generation if channel is not None else -1
         self.serial_at[row] = channel.serial if channel is not None else -1
         # a channel's sound changes only with a play, which moves its serial
         self.sound_ok[row] = channel is not None and channel.sound == emitter.sound
