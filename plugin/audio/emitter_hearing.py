@@ -158,11 +158,12 @@ def row_velocities(service: EmitterService, rows: EmitterRows, moving: Array, x:
 
 
 def steer_rows(rows: EmitterRows, gain: Array, pan: Array, pitch: Array, lowpass: Array,
-               moved: Array, bank: ChannelBank, xyz: Array) -> list[int]:
+               moved: Array, bank: ChannelBank) -> list[int]:
     """Set every playing emitter voice's volume, pan, pitch and cutoff (and its
     position when it moved), as ``EmitterService._steer`` would; the rows whose voice
     ended, was stopped or plays another sound are returned for ``_update_emitter``.
-    A bank with columns (``channel_arrays``) is steered with one write a column."""
+    A bank with columns (``channel_arrays``) is steered with one write a column, the
+    places from ``rows.xyz`` (this tick's)."""
     columns = bank.columns
     if columns is None:
         return steer_objects(rows, gain, pan, pitch, lowpass, moved)
@@ -184,6 +185,7 @@ def steer_rows(rows: EmitterRows, gain: Array, pan: Array, pitch: Array, lowpass
         columns.pitch[slot], columns.lowpass_hz[slot] = pitch[at], lowpass[at]
         move = moved[at]
     if move.any():
+        xyz = rows.xyz
         columns.place[:, slot[move]] = xyz[:, move] if move.size == xyz.shape[1] \
             else xyz[:, at[move]]
     return np.flatnonzero(live & ~ok).tolist()

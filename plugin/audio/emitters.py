@@ -346,7 +346,7 @@ class EmitterService:
             pitch = rows.pitch * doppler
             moved = ~((x == rows.xyz[0]) & (y == rows.xyz[1]) & (z == rows.xyz[2]))
         rows.xyz = np.stack((x, y, z))
-        update = set(steer_rows(rows, gain, pan, pitch, lowpass, moved, self.bank, rows.xyz))
+        update = set(steer_rows(rows, gain, pan, pitch, lowpass, moved, self.bank))
         update.update(np.flatnonzero(~(rows.idle | rows.live)).tolist())
         # x + y + z finite: each is (an infinity in the sum would leave inf or NaN)
         check = set() if finite.all() else set(
