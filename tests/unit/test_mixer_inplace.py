@@ -248,15 +248,21 @@ def test_steps_written_as_arrays_give_the_bytes_of_steps_written_one_by_one(monk
     assert len(written) > 30
 
 
+def eight_rows(seed: int) -> tuple[np.random.Generator, np.ndarray, list[tuple[int, int]],
+                                   np.ndarray, np.ndarray]:
+    """Eight rows of 64 random samples a side, four of them stereo: the generator
+    (for the gains), the mono mask, the stereo runs and the samples."""
+    rng = np.random.default_rng(seed)
+    stereo = np.array([False, True, True, False, False, True, False, True])
+    sl = rng.standard_normal((8, 64)).astype(np.float32)
+    sr = rng.standard_normal((8, 64)).astype(np.float32)
+    return rng, (~stereo).astype(np.float32), stereo_runs(stereo), sl, sr
+
+
 def test_gain_matrices_written_in_place_are_the_same_sums():
     """``gain_matrices`` into ``gain_buffers`` gives the arrays (and the bytes of the sum)
     it gives when it makes them, block after block, and rows at 0 are left out alike."""
-    rng = np.random.default_rng(3)
-    stereo = np.array([False, True, True, False, False, True, False, True])
-    mask = (~stereo).astype(np.float32)
-    runs = stereo_runs(stereo)
-    sl = rng.standard_normal((8, 64)).astype(np.float32)
-    sr = rng.standard_normal((8, 64)).astype(np.float32)
+    rng, mask, runs, sl, sr = eight_rows(3)
     bufs = gain_buffers(runs, mask, 8)
     for zero in ([], [], [3], [0, 7]):
         gl = rng.uniform(0, 1, 8).astype(np.float32)
@@ -275,12 +281,7 @@ def test_rows_at_0_summed_or_left_out_give_the_same_bytes(monkeypatch, share):
     """A row whose gains are both 0 adds exact zeros to a sum that starts at +0: summing
     it (few such rows, ``SILENT_SHARE``) or leaving it out (many) gives the same bytes,
     with negative samples (-0 products), the first row at 0 and every row at 0."""
-    rng = np.random.default_rng(8)
-    stereo = np.array([False, True, True, False, False, True, False, True])
-    mask = (~stereo).astype(np.float32)
-    runs = stereo_runs(stereo)
-    sl = rng.standard_normal((8, 64)).astype(np.float32)
-    sr = rng.standard_normal((8, 64)).astype(np.float32)
+    rng, mask, runs, sl, sr = eight_rows(8)
     for zero in ([0], [3], [0, 7], [1, 2, 5], list(range(8))):
         g = rng.uniform(0, 1, (2, 8)).astype(np.float32)
         g[:, zero] = 0.0
