@@ -169,34 +169,87 @@ def modern_law_arrays(overall_volume: float, inputs: np.ndarray[Any, Any], outpu
 
     The same float operations in the same order as ``equal_power``, ``apply_law`` and
     ``held_rate_hz``, over arrays (``soundscape.audio.pymath``): the same numbers to
-    the bit.
+    the bit. The tests on the whole arrays (finite, no tiny gain, no huge one, every
+    rate held as it is) let the usual tick skip the per-element repairs.
     """
     volume, pan, pitch, rate, level, _, source_hz, _ = inputs
     overall = float(overall_volume)
     with np.errstate(all="ignore"):  # NaN and inf values are expected: silenced below
-        # one sum tells that all are finite (an inf or NaN in it leaves inf or NaN);
-        # a sum that overflows is checked again one by one
-        usable = np.isfinite(volume + pan + pitch + rate)
-        if not usable.all():
-            usable = (np.isfinite(volume) & np.isfinite(pan) & np.isfinite(pitch)
-                      & np.isfinite(rate))
-        if not math.isfinite(overall):
-            usable[:] = False
-        # np.maximum/np.minimum differ from Python's max/min only on a tie of signed
-        # zeros: none at the pan's bounds, and a volume of -0.0 gives gains of 0 either way
-        theta = (np.minimum(np.maximum(pan, -1.0), 1.0) + 1.0) * math.pi / 4.0
-        g = np.maximum(volume, 0.0)
-        left, right = g * np.cos(theta), g * np.sin(theta)
-        scale = overall * level
-        # theta is in [0, pi/2]: both are >= 0 (or NaN), their abs themselves
-        left = np.where(left < 1e-12, 0.0, left) * scale
-        right = np.where(right < 1e-12, 0.0, right) * scale
-        if left.size and not max(np.abs(left).max(), np.abs(right).max()) <= MAX_GAIN:
-            usable &= (np.abs(left) <= MAX_GAIN) & (np.abs(right) <= MAX_GAIN)
-        rate_hz = source_hz * pitch
-        held = py_min(py_max(rate_hz, 0.0), MAX_STEP * float(output_rate_hz))
-        step = np.where(np.isfinite(rate_hz), held, 0.0) / float(output_rate_hz)
-    if usable.all():
+        usable = usable_inputs(inputs, overall)
+        left, right = equal_power_arrays(volume, pan)
+        # overall * level is level itself when overall is 1 (x * 1.0 is x, NaN included)
+        scale = level if overall == 1.0 else overall * level
+        left *= scale
+        right *= scale
+        if not gains_below_max(volume, scale):
+            fits = (np.abs(left) <= MAX_GAIN) & (np.abs(right) <= MAX_GAIN)
+            usable = fits if usable is None else usable & fits
+        step = step_arrays(source_hz * pitch, output_rate_hz)
+    if usable is None or usable.all():
         return left, right, step, None
     return (np.where(usable, left, 0.0), np.where(usable, right, 0.0),
             np.where(usable, step, 0.0), usable)
+
+
+def usable_inputs(inputs: np.ndarray[Any, Any], overall: float) -> np.ndarray[Any, Any] | None:
+    """Which columns of ``modern_law_arrays``' inputs have a finite volume, pan, pitch
+    and rate (``apply_law``'s test), None when all do; none when ``overall`` is not
+    finite. One sum over the four rows tells that all are (an inf or NaN in it leaves
+    inf or NaN; a sum that overflows is checked again one by one)."""
+    volume, pan, pitch, rate = inputs[:4]
+    if not math.isfinite(overall):
+        return np.zeros(volume.shape, bool)
+    if math.isfinite(inputs[:4].sum()):
+        return None
+    return np.isfinite(volume) & np.isfinite(pan) & np.isfinite(pitch) & np.isfinite(rate)
+
+
+def equal_power_arrays(volume: np.ndarray[Any, Any], pan: np.ndarray[Any, Any]
+                       ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """``laws.modern.equal_power`` over arrays, before the finite test (a NaN or inf
+    input gives what it gives: ``modern_law_arrays`` silences it): new arrays.
+
+    np.maximum/np.minimum differ from Python's max/min only on a tie of signed zeros:
+    none at the pan's bounds, and a volume of -0.0 gives gains of 0 either way.
+    ``(p + 1) * pi / 4`` is computed as ``(p + 1) * (pi / 4)``: the same to the bit,
+    as dividing by 4 is exact and commutes with the rounding while ``p + 1`` is 0 or
+    at least 2**-53 (far from the subnormals).
+    """
+    theta = np.maximum(pan, -1.0)
+    np.minimum(theta, 1.0, out=theta)
+    theta += 1.0
+    theta *= math.pi / 4.0
+    g = np.maximum(volume, 0.0)
+    left, right = np.cos(theta), np.sin(theta)
+    left *= g
+    right *= g
+    # theta is in [0, pi/2]: both are >= 0 (or NaN), their abs themselves; the
+    # where only when one is below 1e-12 (or NaN: its min is NaN)
+    if left.size and not left.min() >= 1e-12:
+        left = np.where(left < 1e-12, 0.0, left)
+    if right.size and not right.min() >= 1e-12:
+        right = np.where(right < 1e-12, 0.0, right)
+    return left, right
+
+
+def gains_below_max(volume: np.ndarray[Any, Any], scale: np.ndarray[Any, Any]) -> bool:
+    """True when no side gain ``max(volume, 0) * cos|sin * scale`` can pass ``MAX_GAIN``:
+    the largest ``max(volume, 0)`` times the largest ``|scale|`` is below half of it
+    (each side is at most that times ``(1 + 2**-53)**2``). False (check each gain)
+    when it is not, or when a NaN or inf is among them (0 x inf is NaN too)."""
+    if not volume.size:
+        return True
+    loudest = max(float(volume.max()), 0.0)  # Python's max keeps a NaN first argument
+    return loudest * max(float(scale.max()), -float(scale.min())) <= MAX_GAIN / 2.0
+
+
+def step_arrays(rate_hz: np.ndarray[Any, Any], output_rate_hz: int) -> np.ndarray[Any, Any]:
+    """``held_rate_hz(...) / output_rate_hz`` over arrays of ``playback_rate_hz``: when
+    every rate lies in 0..``MAX_STEP`` x the output rate (a NaN fails both tests) each
+    is held as it is, so one divide does."""
+    output = float(output_rate_hz)
+    cap = MAX_STEP * output
+    if rate_hz.size and rate_hz.min() >= 0.0 and rate_hz.max() <= cap:
+        return rate_hz / output
+    held = py_min(py_max(rate_hz, 0.0), cap)
+    return np.where(np.isfinite(rate_hz), held, 0.0) / output

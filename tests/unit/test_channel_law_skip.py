@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from soundscape import Context, Settings
-from soundscape.audio import channel_cull, channel_laws, channel_stream
+from soundscape.audio import channel_cull, channel_laws, channel_stream, profiles
 from soundscape.audio import channels as channels_module
 from soundscape.audio.buses import Buses
 from soundscape.audio.channels import ensure_bank
@@ -125,24 +125,20 @@ def test_unchanged_and_culled_voices_send_no_command():
     assert [(c.op, c.voice) for c in publish(bank)] == [(SET, bank.channels[0].voice_id)]
 
 
-@pytest.mark.parametrize("overall", [1.0, 0.37, 0.0, float("nan")])
-def test_modern_laws_as_arrays_equal_the_law_to_the_bit(overall):
-    """``modern_law_arrays`` against ``apply_law`` for random channels, odd values
-    included: the same gains and step (``repr``), the same channels silenced."""
+ODD = [0.0, -0.0, 1.0, -1.0, 1e300, -1e300, 1e-13, float("nan"), float("inf"), -float("inf")]
+"""Values that take ``modern_law_arrays`` off its whole-array shortcuts."""
+NEAR_EDGES = [-1.0 + 2.0 ** -53, 1.0 - 2.0 ** -53, -1.0 + 1e-12, 5e-7, 2e5, 1e6, 499_999.0,
+              -3.0, 1e-300]
+"""Pans beside -1 and 1 (the angle's smallest values), gains beside ``MAX_GAIN``, a
+negative level, a volume so small that its gains are tiny."""
+
+
+def assert_array_laws_equal_the_law(overall: float, channels: list[Channel]) -> None:
+    """``modern_law_arrays`` over ``channels`` gives what ``apply_law`` gives each one:
+    the same gains and step (``repr``), the same channels silenced."""
     ctx = make_ctx()
     bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern")
     bank.overall_volume = overall
-    rng = random.Random(11)
-    odd = [0.0, -0.0, 1.0, -1.0, 1e300, -1e300, 1e-13, float("nan"), float("inf"),
-           -float("inf")]
-    channels = []
-    for index in range(400):
-        channel = Channel("modern", index, sample_rate_hz=rng.choice([22_050, 44_100, 48_000]))
-        for name, low, high in (("volume", -0.5, 3.0), ("pan", -1.5, 1.5), ("pitch", -1.0, 80.0),
-                                ("rate_hz", 0.0, 48_000.0), ("level", 0.0, 2.0)):
-            value = rng.choice(odd) if rng.random() < 0.1 else rng.uniform(low, high)
-            setattr(channel, name, 1.0 if name == "level" and rng.random() < 0.5 else value)
-        channels.append(channel)
     copies = [dataclasses.replace(c) for c in channels]
     inputs = np.array([[float(getattr(c, name)) for c in channels] for name in MODERN_INPUTS])
     left, right, step, usable = modern_law_arrays(overall, inputs, ctx.settings.sample_rate_hz)
@@ -156,6 +152,47 @@ def test_modern_laws_as_arrays_equal_the_law_to_the_bit(overall):
     for got, want in zip(channels, copies, strict=True):
         assert repr((got.gain_left, got.gain_right, got.step)) == repr(
             (want.gain_left, want.gain_right, want.step))
+
+
+def random_channels(seed: int, odd_share: float, odd: list[float]) -> list[Channel]:
+    """400 channels of random inputs, ``odd_share`` of the values drawn from ``odd``."""
+    rng = random.Random(seed)
+    channels = []
+    for index in range(400):
+        channel = Channel("modern", index, sample_rate_hz=rng.choice([22_050, 44_100, 48_000]))
+        for name, low, high in (("volume", -0.5, 3.0), ("pan", -1.5, 1.5), ("pitch", -1.0, 80.0),
+                                ("rate_hz", 0.0, 48_000.0), ("level", 0.0, 2.0)):
+            value = rng.choice(odd) if rng.random() < odd_share else rng.uniform(low, high)
+            setattr(channel, name, 1.0 if name == "level" and rng.random() < 0.5 else value)
+        channels.append(channel)
+    return channels
+
+
+@pytest.mark.parametrize("overall", [1.0, 0.37, 0.0, float("nan")])
+def test_modern_laws_as_arrays_equal_the_law_to_the_bit(overall):
+    """``modern_law_arrays`` against ``apply_law`` for random channels, odd values
+    included."""
+    assert_array_laws_equal_the_law(overall, random_channels(11, 0.1, ODD))
+
+
+@pytest.mark.parametrize("overall", [1.0, 0.37, -2.0])
+@pytest.mark.parametrize("odd_share", [0.0, 0.02])
+def test_array_laws_shortcuts_equal_the_law(overall, odd_share):
+    """The whole-array shortcuts (all finite, no tiny or huge gain, every rate held
+    as it is) and their fall-backs, beside their edges: the law's numbers."""
+    assert_array_laws_equal_the_law(overall, random_channels(12, odd_share, NEAR_EDGES))
+
+
+def test_array_laws_of_tame_channels_take_the_shortcuts_to_the_law():
+    """Channels with plain values only (volume 0..3, pitch 0.5..2, level 1): each
+    shortcut holds, and the numbers are the law's."""
+    rng = random.Random(13)
+    channels = [Channel("modern", i, volume=rng.uniform(0.0, 3.0), pan=rng.uniform(-1.0, 1.0),
+                        pitch=rng.uniform(0.5, 2.0)) for i in range(300)]
+    inputs = np.array([[float(getattr(c, name)) for c in channels] for name in MODERN_INPUTS])
+    assert profiles.usable_inputs(inputs, 1.0) is None
+    assert profiles.gains_below_max(inputs[0], inputs[4])
+    assert_array_laws_equal_the_law(1.0, channels)
 
 
 def test_a_modern_bank_steps_through_the_array_laws(monkeypatch):
@@ -337,3 +374,4 @@ def test_voice_params_and_set_commands_fill_every_field_in_place():
     command = set_params(7, params)
     assert command == Command(SET, 7, params=params)
     assert (command.op, command.voice, command.params, command.sound) == (SET, 7, params, None)
+
