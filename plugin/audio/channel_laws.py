@@ -21,6 +21,8 @@ LAW_INPUTS = attrgetter("volume", "pan", "pitch", "rate_hz", "level", "rate_scal
 """What ``profiles.apply_law`` reads of a channel (``serial`` stands for its sound, whose
 bit depth the law reads): a channel whose inputs are as at its last law keeps its
 gains and step (``ChannelBank.step``)."""
+PAN_ROW = MODERN_INPUTS.index("pan")
+"""The row of the pan in ``ChannelColumns.law`` (``moved_slots`` reads it first)."""
 
 
 def laws(bank: ChannelBank, stepped: list[Channel], rate_hz: int, sounds: SoundBank | None) -> None:
@@ -48,6 +50,32 @@ def modern_laws(bank: ChannelBank, rate_hz: int) -> None:
     assert columns is not None
     if not n:
         return
+    rows = law_memory(bank, n)
+    law = columns.law[:, :n]
+    stepped = columns.flags[:n] & PLAYING != 0
+    if bank._unsent:  # a voice that started and ended since the last publish
+        stepped |= np.isin(columns.voice_id[:n], list(bank._unsent))
+    changed = moved_slots(law, rows[:, :n]) & stepped
+    if changed.all():  # every channel changed, as when all move: no gathers
+        rows[:, :n] = law
+        left, right, step, usable = modern_law_arrays(bank.overall_volume, law, rate_hz)
+        columns.gain_left[:n], columns.gain_right[:n], columns.step[:n] = left, right, step
+        if usable is not None:
+            report_bad_values(bank, np.flatnonzero(~usable))
+        return
+    slots = changed.nonzero()[0]
+    if not slots.size:
+        return
+    inputs = law[:, slots]
+    rows[:, slots] = inputs
+    left, right, step, usable = modern_law_arrays(bank.overall_volume, inputs, rate_hz)
+    columns.gain_left[slots], columns.gain_right[slots], columns.step[slots] = left, right, step
+    if usable is not None:
+        report_bad_values(bank, slots[~usable])
+
+
+def law_memory(bank: ChannelBank, n: int) -> np.ndarray:
+    """The bank's ``_law_rows``, with room for ``n`` slots (new slots NaN: no law yet)."""
     rows = bank._law_rows
     if rows is None or rows.shape[1] < n:
         grown = np.full((len(MODERN_INPUTS), max(2 * n, 64)), np.nan)
@@ -56,28 +84,23 @@ def modern_laws(bank: ChannelBank, rate_hz: int) -> None:
         elif bank._law_inputs:
             bank._law_inputs.clear()  # the per-channel memory is stale from here on
         rows = bank._law_rows = grown
-    law = columns.law[:, :n]
-    moved = (law != rows[:, :n]).any(axis=0)
-    stepped = columns.flags[:n] & PLAYING != 0
-    if bank._unsent:  # a voice that started and ended since the last publish
-        stepped |= np.isin(columns.voice_id[:n], list(bank._unsent))
-    changed = moved & stepped
-    slots = changed.nonzero()[0]
-    if not slots.size:
-        return
-    if slots.size == n:  # every channel changed, as when all move: no gathers
-        rows[:, :n] = law
-        left, right, step, usable = modern_law_arrays(bank.overall_volume, law, rate_hz)
-        columns.gain_left[:n], columns.gain_right[:n], columns.step[:n] = left, right, step
-    else:
-        inputs = law[:, slots]
-        rows[:, slots] = inputs
-        left, right, step, usable = modern_law_arrays(bank.overall_volume, inputs, rate_hz)
-        columns.gain_left[slots], columns.gain_right[slots], columns.step[slots] = (
-            left, right, step)
-    if usable is not None:
-        for slot in slots[~usable].tolist():
-            report_bad_value(bank, bank.channels[slot])
+    return rows
+
+
+def report_bad_values(bank: ChannelBank, slots: np.ndarray) -> None:
+    """``report_bad_value`` for each of ``slots``, in slot order."""
+    for slot in slots.tolist():
+        report_bad_value(bank, bank.channels[slot])
+
+
+def moved_slots(law: np.ndarray, last: np.ndarray) -> np.ndarray:
+    """Which columns of ``law`` differ from ``last`` in any row (a NaN always does).
+    The pan row first: when the listener walks or turns every voice's pan moves, and
+    that one row answers for all."""
+    moved = law[PAN_ROW] != last[PAN_ROW]
+    if moved.all():
+        return moved
+    return (law != last).any(axis=0)
 
 
 def report_bad_value(bank: ChannelBank, channel: Channel) -> None:
