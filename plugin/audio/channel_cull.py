@@ -115,35 +115,50 @@ def rank_voices(bank: ChannelBank, playing: np.ndarray, limit: int, loud: np.nda
     """Voice the loudest ``limit`` of the ``playing`` slots (``loud``: their loudness,
     ``was_audible``: whether each is voiced now); log the changes."""
     neg = -loud
-    edge = np.partition(neg, limit - 1)[limit - 1] if limit > 0 else -np.inf
-    audible = neg < edge
-    if limit > 0:
-        ties = np.flatnonzero(neg == edge)[: limit - int(np.count_nonzero(audible))]
-        audible[ties] = True  # the lower channel indices among equals
+    audible = loudest(neg, limit)
     changed = np.flatnonzero(audible != was_audible)
     if not changed.size:
         return
-    ranks = ranks_of(neg, changed)
-    for i in changed[np.argsort(ranks[changed], kind="stable")].tolist():
-        set_audible(bank, bank.channels[int(playing[i])], bool(audible[i]), int(ranks[i]))
+    for rank, i in sorted(zip(ranks_of(neg, changed), changed.tolist(), strict=True)):
+        set_audible(bank, bank.channels[int(playing[i])], bool(audible[i]), rank)
 
 
-def ranks_of(neg: np.ndarray, changed: np.ndarray) -> np.ndarray:
-    """The rank of each of the ``changed`` entries (the others 0) when ``neg`` is
-    sorted ascending, ties and NaNs (last) in index order; a few are counted, many
-    sorted (``np.lexsort``)."""
+def loudest(neg: np.ndarray, limit: int) -> np.ndarray:
+    """Which of the voices are the ``limit`` loudest (``neg``: their loudness negated;
+    ties to the lower indices, NaNs last): the ones below the ``limit``-th smallest
+    (one ``np.partition``), then the first of those equal to it. Mostly no other
+    voice equals it: then the ones not above it are the answer."""
+    if limit <= 0:
+        return np.zeros(neg.shape, bool)
+    edge = np.partition(neg, limit - 1)[limit - 1]
+    audible = neg <= edge
+    if np.count_nonzero(audible) == limit:
+        return audible  # no tie at the edge (a NaN edge gives none: handled below)
+    audible = neg < edge
+    ties = np.flatnonzero(neg == edge)[: limit - int(np.count_nonzero(audible))]
+    audible[ties] = True  # the lower channel indices among equals
+    return audible
+
+
+def ranks_of(neg: np.ndarray, changed: np.ndarray) -> list[int]:
+    """The rank of each of the ``changed`` entries when ``neg`` is sorted ascending,
+    ties and NaNs (last) in index order; a few are counted, many sorted (``np.lexsort``)."""
     n = neg.size
     if changed.size > 32:
         ranks = np.empty(n, dtype=np.int64)
         ranks[np.lexsort((np.arange(n), neg))] = np.arange(n)
-        return ranks
-    ranks = np.zeros(n, dtype=np.int64)
-    for i in changed.tolist():
-        if neg[i] == neg[i]:
-            ranks[i] = np.count_nonzero(neg < neg[i]) + np.count_nonzero(neg[:i] == neg[i])
-        else:  # a NaN sorts after every number, NaNs in index order
-            ranks[i] = np.count_nonzero(neg == neg) + np.count_nonzero(neg[:i] != neg[:i])
-    return ranks
+        return ranks[changed].tolist()
+    return [rank_of(neg, i) for i in changed.tolist()]
+
+
+def rank_of(neg: np.ndarray, i: int) -> int:
+    """The rank of ``neg[i]`` (``ranks_of``): the entries below it and the equal ones
+    before it; a NaN after every number, after the NaNs before it."""
+    value = neg.item(i)
+    if value == value:
+        return int(np.count_nonzero(neg < value)) + int(np.count_nonzero(neg[:i] == value))
+    head = neg[:i]
+    return int(np.count_nonzero(neg == neg)) + int(np.count_nonzero(head != head))
 
 
 def park(bank: ChannelBank, awake: list[Channel]) -> None:
