@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 OVERALL_SLIDE_PER_FRAME = 0.05
 """Oni's overall volume moves to its target by at most this much a frame (0x483bd0;
 ``SS2iVolume_Update`` runs once per ``SS2rUpdate``, whatever the ticks the frame took)."""
+NO_SLOTS = np.zeros(0, np.int64)
+"""No slot (``move_cursors`` when no cursor reached its end)."""
 
 
 def advance_one(bank: ChannelBank, channel: Channel, ticks: int,
@@ -61,54 +63,81 @@ def advance_columns(bank: ChannelBank, ticks: int, held: frozenset[str] | set[st
     if not n:
         return
     columns.advanced[:n] = ticks
+    channels = bank.channels
+    if all_plain(columns, n, held):  # a bank of emitters: no masks, no gathers
+        for i in move_cursors(bank, columns, n, None, ticks).tolist():
+            advance_one(bank, channels[i], ticks, held, moved=True)
+        return
     flags, fading = columns.flags[:n], columns.fading[:n]
     plain = (flags & (PLAYING | PAUSED | UPDATING) == PLAYING) & ~fading \
         & (columns.level_rate_per_tick[:n] == 0.0)
     if held:
-        ids = [columns.bus_of(name) for name in held]
-        plain &= ~np.isin(columns.bus_id[:n], ids)
-    if plain.all():  # every channel plainly plays (a bank of emitters): no gathers
-        at, todo = None, np.zeros(n, bool)
-    else:
-        # stopped or paused, not fading and no end to clear: nothing to do
-        todo = ~plain & (fading | (flags & UPDATING != 0) | (flags & (PLAYING | PAUSED) == PLAYING))
-        at = plain.nonzero()[0]
-    if at is None or at.size:
-        move_cursors(bank, columns, n, at, ticks, todo)
-    channels = bank.channels
+        plain &= ~np.isin(columns.bus_id[:n], bus_ids(columns, held))
+    # stopped or paused, not fading and no end to clear: nothing to do
+    todo = ~plain & (fading | (flags & UPDATING != 0) | (flags & (PLAYING | PAUSED) == PLAYING))
+    at = plain.nonzero()[0]
+    if at.size:
+        todo[move_cursors(bank, columns, n, at, ticks)] = True
     for i in todo.nonzero()[0].tolist():
         advance_one(bank, channels[i], ticks, held, moved=bool(plain[i]))
 
 
+def all_plain(columns: ChannelColumns, n: int, held: frozenset[str] | set[str]) -> bool:
+    """Whether every one of the first ``n`` slots plainly plays: playing, not paused,
+    no end to clear, no fade or fader moving (a NaN rate moves), its bus not held."""
+    if columns.fading[:n].any() or columns.level_rate_per_tick[:n].any():
+        return False
+    if not (columns.flags[:n] & (PLAYING | PAUSED | UPDATING) == PLAYING).all():
+        return False
+    return not held or not np.isin(columns.bus_id[:n], bus_ids(columns, held)).any()
+
+
+def bus_ids(columns: ChannelColumns, names: frozenset[str] | set[str]) -> list[int]:
+    """The ids (``ChannelColumns.bus_of``) of the buses ``names``."""
+    return [columns.bus_of(name) for name in names]
+
+
 def move_cursors(bank: ChannelBank, columns: ChannelColumns, n: int, at: np.ndarray | None,
-                 ticks: int, todo: np.ndarray) -> None:
+                 ticks: int) -> np.ndarray:
     """The array step of ``advance_columns``: the cursors of the slots ``at`` (None: the
-    first ``n``) move on; loops that reach their end wrap, the other ends are marked
-    in ``todo``."""
+    first ``n``) move on; loops that reach their end wrap. Returns the other slots
+    that reached their end, in slot order."""
     def part(column: np.ndarray) -> np.ndarray:
         return column[:n] if at is None else column[at]
 
     cap = MAX_STEP * float(bank.ctx.settings.sample_rate_hz)
-    rate = part(columns.sample_rate_hz) * part(columns.pitch)
     with np.errstate(all="ignore"):  # a NaN or infinite rate holds still
+        rate = part(columns.sample_rate_hz) * part(columns.pitch)
         low, high = rate.min(), rate.max()
         if low >= 0.0 and high <= cap:  # (a NaN fails both) each held rate is its rate
             held_rate = rate
         else:
             held_rate = np.where(np.isfinite(rate), py_min(py_max(rate, 0.0), cap), 0.0)
-        cursor = part(columns.cursor_frames) + held_rate * ticks / bank.ctx.clock.tick_hz
-        length = part(columns.length_frames)
-        ended = ~(cursor < length)
-    if at is None:
-        columns.cursor_frames[:n] = cursor
-    else:
-        columns.cursor_frames[at] = cursor
-    if ended.any():  # loops wrap here; one-shots end one by one
-        slots = np.arange(n) if at is None else at
-        wraps = ended & part(columns.loop) & (length > 0)
-        if wraps.any():
-            columns.cursor_frames[slots[wraps]] = np.remainder(cursor[wraps], length[wraps])
-        todo[slots[ended & ~wraps]] = True
+        # cursor + rate * ticks / tick_hz, as advance_one; x * 1 is x
+        frames = held_rate * ticks if ticks != 1 else held_rate
+        frames /= bank.ctx.clock.tick_hz
+        if at is None:
+            cursor = columns.cursor_frames[:n]
+            cursor += frames  # in place: the column's own slots
+        else:
+            cursor = columns.cursor_frames[at] + frames
+            columns.cursor_frames[at] = cursor
+        before_end = cursor < part(columns.length_frames)
+    if before_end.all():
+        return NO_SLOTS
+    return ends(columns, n, at, cursor, ~before_end)
+
+
+def ends(columns: ChannelColumns, n: int, at: np.ndarray | None, cursor: np.ndarray,
+         ended: np.ndarray) -> np.ndarray:
+    """``move_cursors``' slots that reached their end (``ended``, of ``at``): loops
+    with frames wrap (``cursor_frames %= length_frames``); the others are returned."""
+    slots = np.arange(n) if at is None else at
+    length = columns.length_frames[slots]
+    wraps = ended & columns.loop[slots] & (length > 0)
+    if wraps.any():
+        columns.cursor_frames[slots[wraps]] = np.remainder(cursor[wraps], length[wraps])
+    return slots[ended & ~wraps]
 
 
 def slide_overall(bank: ChannelBank) -> None:

@@ -320,6 +320,63 @@ def test_a_busy_modern_bank_steps_as_one_channel_at_a_time(monkeypatch, real_voi
         assert got == want, f"tick {tick}"
 
 
+def _plain_bank(array_paths: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple], int]:
+    """A modern bank whose every voice plainly plays (no pause, fade or held bus):
+    one-shots that end (played again at once, so the next tick all play again),
+    loops that wrap, pitches held and not, one to three ticks a step. Every
+    channel's state and the commands after each tick, every event; and how many
+    steps took ``channel_advance``'s all-plain path."""
+    from soundscape.audio import channel_advance
+
+    if not array_paths:
+        monkeypatch.setattr(channels_module, "COLUMN_PROFILES", ())
+    plain_steps = []
+    all_plain = channel_advance.all_plain
+    monkeypatch.setattr(channel_advance, "all_plain",
+                        lambda *args: plain_steps.append(all_plain(*args)) or plain_steps[-1])
+    ctx = make_ctx()
+    ctx.buses = Buses()
+    ctx.sounds.add("blip", np.zeros(2_400, dtype=np.float32), 48_000)
+    bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
+                       real_voices=8)
+    rng = random.Random(8)
+    pitches = [1.0, 1.5, 0.25, 0.0, 65.0, float("nan"), -1.0, 1.0]
+
+    def play() -> None:
+        bank.play(bank.acquire(), "blip", volume=rng.uniform(0, 1), pan=rng.uniform(-1, 1),
+                  pitch=rng.choice(pitches[:3]), loop=rng.random() < 0.5)
+
+    for _ in range(40):
+        play()
+    trace: list[tuple] = []
+    for tick in range(90):
+        for _ in range(rng.randrange(3)):
+            channel = rng.choice(bank.channels)
+            bank.set_pitch(bank.handle(channel), rng.choice(pitches) if tick > 45 else 1.0)
+        bank.step(rng.choice([1, 1, 2, 3]), ctx.sounds)
+        sent: list[Command] = []
+        bank.commands(1, sent)
+        bank.mark_published()
+        trace.append(tuple(repr((c.cursor_frames, c.flags, c.gain_left, c.gain_right, c.step,
+                                 c.audible)) for c in bank.channels))
+        trace.append(tuple(repr((c.op, c.voice, c.tick, c.params)) for c in sent))
+        for _ in range(sum(not c.playing for c in bank.channels)):
+            play()
+    trace.append(tuple(repr(dict(e)) for e in ctx.events.where(source="modern")))
+    return trace, sum(plain_steps)
+
+
+def test_a_plainly_playing_bank_steps_as_one_channel_at_a_time(monkeypatch):
+    """``advance_columns``' all-plain path (no masks: every voice plays, nothing else to
+    do), with ends, wraps and held pitches, against the per-channel code."""
+    arrays, plain_steps = _plain_bank(True, monkeypatch)
+    one_by_one, _ = _plain_bank(False, monkeypatch)
+    assert plain_steps > 60
+    assert sum(r.count("'end'") for r in arrays[-1]) > 20
+    for tick, (got, want) in enumerate(zip(arrays, one_by_one, strict=True)):
+        assert got == want, f"tick {tick}"
+
+
 @pytest.mark.parametrize("columns", [True, False])
 def test_cull_loudness_is_the_larger_side_gain_as_python_max(monkeypatch, columns):
     """``cull_voices`` ranks by Python's ``max(gain_left, gain_right)`` (written without
