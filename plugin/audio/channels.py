@@ -308,6 +308,12 @@ class ChannelBank:
         ``ARRAYS_FROM`` channels or more runs them as arrays. Then a
         virtual bank marks its loudest ``real_voices`` audible (``cull_voices``).
         """
+        if not self.channels:  # a bank no sound has played on yet: only time moves
+            channel_advance.slide_overall(self)
+            self._last_ticks = ticks
+            if self._parked is not None:
+                channel_cull.park(self, [])  # its parking passes keep their ticks
+            return
         self.advance(ticks)
         rate_hz = self.ctx.settings.sample_rate_hz
         context = (self.profile, self.overall_volume, rate_hz)

@@ -447,3 +447,38 @@ def test_moved_slots_reads_the_pan_row_first_then_every_row():
     law[7, 2] = last[7, 2] = float("nan")
     assert channel_laws.moved_slots(law, last).tolist() == [True, True, True]
     assert channel_laws.moved_slots(last, last.copy()).tolist() == [False, False, True]
+
+
+def test_an_empty_bank_steps_only_its_time(monkeypatch):
+    """A bank no sound has played on (the ``ac`` bank of a game without AC sounds)
+    skips the per-channel machinery: its overall volume slides, its latest ticks and
+    its parking passes keep the ticks they had through the full step (``advance``,
+    the laws, ``cull_voices``), so voices played later park on the same ticks."""
+    monkeypatch.setattr(channels_module, "COLUMN_PROFILES", ())  # a virtual bank that parks
+    banks = []
+    for _ in range(2):
+        ctx = make_ctx()
+        bank = ensure_bank(ctx, "ac", count=0, policy="virtual", profile="ac", real_voices=1)
+        bank.set_overall_volume(0.6)
+        banks.append((ctx, bank))
+    (ctx, fast), (ref_ctx, full) = banks
+    for tick in range(60):
+        if tick == 37:
+            for _, bank in banks:
+                for volume in (0.9, 0.2, 0.1):
+                    bank.play(bank.acquire(), "tone", volume=volume, loop=True)
+        for c, _ in banks:
+            c.clock.step(1 + tick % 2)
+        fast.step(1 + tick % 2, ctx.sounds)
+        if full.channels:
+            full.step(1 + tick % 2, ref_ctx.sounds)
+        else:  # what step did for an empty bank before it skipped the machinery
+            full.advance(1 + tick % 2)
+            channel_laws.laws(full, [], ref_ctx.settings.sample_rate_hz, ref_ctx.sounds)
+            full.cull_voices()
+        assert fast.overall_volume == full.overall_volume and fast._last_ticks == full._last_ticks
+        assert fast._parked is not None and full._parked is not None
+        assert (fast._parked.next_pass, fast._parked.overall, fast._parked.count) == (
+            full._parked.next_pass, full._parked.overall, full._parked.count), tick
+    assert fast._parked.count > 0
+    assert [dict(r) for r in ctx.events] == [dict(r) for r in ref_ctx.events]
