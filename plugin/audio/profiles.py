@@ -40,6 +40,8 @@ MAX_STEP = 64.0
 MAX_GAIN = 1e6
 """The largest side gain a voice (or the master) may have (+120 dB): a finite but
 huge volume (1e308) would overflow the float32 mix to inf; it is a bad value."""
+RETAIL_PROFILES = ("ac", "oni", "redguard")
+"""The profiles of the retail runtimes; any other is ``modern`` (``modern_law``)."""
 ONI_BUFFER_RATE_HZ = 22_050.0
 """Every Oni channel is a 22,050 Hz buffer; pitch sets its frequency (0x485460)."""
 
@@ -126,11 +128,17 @@ def apply_law(bank: ChannelBank, channel: Channel, output_rate_hz: int, bits: in
     infinite volume, pan, pitch or rate, or a side gain above ``MAX_GAIN``, silences
     the voice (gains 0, step 0) and returns False; the caller logs it.
     """
+    profile = bank.profile
+    if profile not in RETAIL_PROFILES:
+        law = modern_law(channel.volume, channel.pan, channel.pitch, channel.rate_hz,
+                         channel.level, channel.sample_rate_hz, bank.overall_volume,
+                         output_rate_hz)
+        channel.gain_left, channel.gain_right, channel.step = law or (0.0, 0.0, 0.0)
+        return law is not None
     values = (channel.volume, channel.pan, channel.pitch, channel.rate_hz, bank.overall_volume)
     if not all(math.isfinite(v) for v in values):
         channel.gain_left = channel.gain_right = channel.step = 0.0
         return False
-    profile = bank.profile
     overall = float(bank.overall_volume)
     gains: tuple[float, float] | None
     if profile == "ac":
@@ -138,10 +146,8 @@ def apply_law(bank: ChannelBank, channel: Channel, output_rate_hz: int, bits: in
     elif profile == "oni":
         gains = oni_gains(channel.volume * overall, channel.pan)
         overall = 1.0  # already inside the product
-    elif profile == "redguard":
-        gains = redguard_gains(channel.volume, channel.pan, bits)
     else:
-        gains = equal_power(channel.volume, channel.pan)
+        gains = redguard_gains(channel.volume, channel.pan, bits)
     if channel.level != 1.0:
         overall *= channel.level  # the voice's fader (fades in seconds)
     if gains is not None:
@@ -152,6 +158,35 @@ def apply_law(bank: ChannelBank, channel: Channel, output_rate_hz: int, bits: in
         channel.gain_left, channel.gain_right = left, right
     channel.step = held_rate_hz(profile, channel, output_rate_hz) / float(output_rate_hz)
     return True
+
+
+def modern_law(volume: float, pan: float, pitch: float, rate_hz: float, level: float,
+               sample_rate_hz: float, overall_volume: float, output_rate_hz: int
+               ) -> tuple[float, float, float] | None:
+    """``apply_law`` of the ``modern`` profile (any profile but ``RETAIL_PROFILES``) from
+    a channel's values: (gain_left, gain_right, step), or None for a NaN or infinite
+    volume, pan, pitch, rate or overall volume, or a side gain above ``MAX_GAIN``
+    (the voice is silenced). ``equal_power`` times the overall volume and the fader;
+    the step is ``held_rate_hz`` of the sound's rate times the pitch.
+
+    >>> modern_law(1.0, -1.0, 2.0, 0.0, 0.5, 24_000, 1.0, 48_000)
+    (0.5, 0.0, 1.0)
+    >>> modern_law(float("nan"), 0.0, 1.0, 0.0, 1.0, 48_000, 1.0, 48_000) is None
+    True
+    """
+    values = (volume, pan, pitch, rate_hz, overall_volume)
+    if not all(math.isfinite(v) for v in values):
+        return None
+    overall = float(overall_volume)
+    gain_left, gain_right = equal_power(volume, pan)
+    if level != 1.0:
+        overall *= level  # the voice's fader (fades in seconds)
+    left, right = gain_left * overall, gain_right * overall
+    if not (abs(left) <= MAX_GAIN and abs(right) <= MAX_GAIN):
+        return None
+    rate = sample_rate_hz * pitch  # playback_rate_hz, held as held_rate_hz holds it
+    held = min(max(rate, 0.0), MAX_STEP * float(output_rate_hz)) if math.isfinite(rate) else 0.0
+    return left, right, held / float(output_rate_hz)
 
 
 MODERN_INPUTS = ("volume", "pan", "pitch", "rate_hz", "level", "rate_scale", "sample_rate_hz",
