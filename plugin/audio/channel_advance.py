@@ -4,6 +4,7 @@ plainly playing cursors in one array step over its columns."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -80,6 +81,37 @@ def advance_columns(bank: ChannelBank, ticks: int, held: frozenset[str] | set[st
         todo[move_cursors(bank, columns, n, at, ticks)] = True
     for i in todo.nonzero()[0].tolist():
         advance_one(bank, channels[i], ticks, held, moved=bool(plain[i]))
+
+
+def advance_few(bank: ChannelBank, ticks: int, held: frozenset[str] | set[str]) -> None:
+    """``advance`` of a bank with columns (``channel_arrays``) of fewer than
+    ``ARRAYS_FROM`` channels, on_end callbacks or not: each channel in slot order,
+    its fields read from the columns as its turn comes (an end's callback may have
+    changed a later one), as the per-channel loop does; a plainly playing one's cursor
+    moves here (``advance_one``'s float operations, so the same numbers), anything
+    else, or an end, goes to ``advance_one``."""
+    columns = bank.columns
+    assert columns is not None
+    cap = MAX_STEP * float(bank.ctx.settings.sample_rate_hz)
+    tick_hz = bank.ctx.clock.tick_hz
+    # the columns are read through ``columns`` each time: a callback that acquires a
+    # new channel grows them into new arrays
+    for slot, channel in enumerate(bank.channels):
+        columns.advanced[slot] = ticks
+        state = columns.flags.item(slot) & (PLAYING | PAUSED | UPDATING)
+        fading = columns.fading.item(slot)
+        if state != PLAYING or fading or columns.level_rate_per_tick.item(slot) \
+                or (held and channel.bus in held):
+            if fading or state & (PLAYING | UPDATING):  # else nothing to do
+                advance_one(bank, channel, ticks, held)
+            continue
+        # held_rate_hz of a modern channel, then advance_one's step
+        rate = columns.sample_rate_hz.item(slot) * columns.pitch.item(slot)
+        rate = min(max(rate, 0.0), cap) if math.isfinite(rate) else 0.0
+        moved = columns.cursor_frames.item(slot) + rate * ticks / tick_hz
+        columns.cursor_frames[slot] = moved
+        if not moved < columns.length_frames.item(slot):
+            advance_one(bank, channel, ticks, held, moved=True)
 
 
 def all_plain(columns: ChannelColumns, n: int, held: frozenset[str] | set[str]) -> bool:

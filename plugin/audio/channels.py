@@ -279,8 +279,11 @@ class ChannelBank:
         channel_advance.slide_overall(self)
         held = self.ctx.buses.paused_names if self.ctx.has("buses") else frozenset()
         self._last_ticks = ticks
-        if self.columns is not None and not self.on_end and len(self.channels) >= ARRAYS_FROM:
-            channel_advance.advance_columns(self, ticks, held)
+        if self.columns is not None:
+            if self.on_end or len(self.channels) < ARRAYS_FROM:
+                channel_advance.advance_few(self, ticks, held)
+            else:
+                channel_advance.advance_columns(self, ticks, held)
             return
         channels = (self.channels if self._parked is None
                     else channel_cull.advance_parked(self, ticks, held))
