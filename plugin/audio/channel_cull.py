@@ -65,11 +65,12 @@ def cull_columns(bank: ChannelBank) -> None:
         return
     limit = bank.real_voices if bank.policy == "virtual" else None
     if n < ARRAYS_FROM:  # a handful: ranked as arrays only when too many play
-        playing_ones = [c for c in bank.channels if c.flags & PLAYING]
-        if limit is None or len(playing_ones) <= limit:
-            for rank, channel in enumerate(playing_ones):
-                if not channel.audible:
-                    set_audible(bank, channel, True, rank)
+        flags = columns.flags
+        playing_slots = [slot for slot in range(n) if flags.item(slot) & PLAYING]
+        if limit is None or len(playing_slots) <= limit:
+            for rank, slot in enumerate(playing_slots):
+                if not columns.audible.item(slot):
+                    set_audible(bank, bank.channels[slot], True, rank)
             return
     is_playing = columns.flags[:n] & PLAYING != 0
     if is_playing.all():  # a bank of emitters: no gathers

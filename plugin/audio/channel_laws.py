@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from soundscape.audio.profiles import MODERN_INPUTS, apply_law, modern_law_arrays
+from soundscape.audio.profiles import MODERN_INPUTS, apply_law, modern_law, modern_law_arrays
 from soundscape.components.channel import PLAYING, Channel
 
 if TYPE_CHECKING:
@@ -38,6 +38,35 @@ def laws(bank: ChannelBank, stepped: list[Channel], rate_hz: int, sounds: SoundB
         sound = sounds.get(channel.sound) if sounds is not None and channel.sound else None
         if not apply_law(bank, channel, rate_hz, sound.bits if sound is not None else 16):
             report_bad_value(bank, channel)
+
+
+def few_modern_laws(bank: ChannelBank, rate_hz: int) -> None:
+    """``laws`` of a bank with columns (``channel_arrays``) of fewer than ``ARRAYS_FROM``
+    channels: the same channels stepped, the same skip and the same law
+    (``profiles.modern_law``, what ``apply_law`` runs for them), each channel's
+    ``MODERN_INPUTS`` read from the columns as its turn comes (one slice of
+    ``ChannelColumns.law``, not eight properties; a ``bad_value`` listener may have
+    changed a later one)."""
+    columns, n = bank.columns, len(bank.channels)
+    assert columns is not None
+    if bank._law_rows is not None:
+        bank._law_rows = None  # the arrays' memory is stale from here on
+    unsent, flags, voice_id = bank._unsent, columns.flags, columns.voice_id
+    # a voice that started and ended since the last publish still gets its gains
+    stepped = [slot for slot in range(n)
+               if flags.item(slot) & PLAYING or voice_id.item(slot) in unsent]
+    done, overall = bank._law_inputs, bank.overall_volume
+    for slot in stepped:
+        inputs = tuple(columns.law[:, slot].tolist())
+        if done.get(slot) == inputs:
+            continue  # the same law of the same inputs: gains and step stand
+        done[slot] = inputs
+        volume, pan, pitch, rate, level, _, source_hz, _ = inputs
+        law = modern_law(volume, pan, pitch, rate, level, source_hz, overall, rate_hz)
+        columns.gain_left[slot], columns.gain_right[slot], columns.step[slot] = (
+            law or (0.0, 0.0, 0.0))
+        if law is None:
+            report_bad_value(bank, bank.channels[slot])
 
 
 def modern_laws(bank: ChannelBank, rate_hz: int) -> None:

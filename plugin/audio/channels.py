@@ -324,8 +324,11 @@ class ChannelBank:
             self._law_context = context
             self._law_inputs.clear()
             self._law_rows = None
-        if self.columns is not None and len(self.channels) >= ARRAYS_FROM:
-            channel_laws.modern_laws(self, rate_hz)
+        if self.columns is not None:
+            if len(self.channels) >= ARRAYS_FROM:
+                channel_laws.modern_laws(self, rate_hz)
+            else:
+                channel_laws.few_modern_laws(self, rate_hz)
             self.cull_voices()
             return
         # a virtual bank's parked voices keep the gains of their unchanged inputs

@@ -207,11 +207,13 @@ def test_the_audio_side_never_voices_more_than_real_voices(profile):
     plugin.uninstall()
 
 
-def churn_scene(monkeypatch, park: bool, ticks: int = 240, columns: bool = False):
-    """120 voices on a bank of 8 real voices, most of them still for long stretches
-    (so they park), with one-shots ending while culled, on_end chains, loops, and every
-    kind of change a game makes: setters, direct field writes, pitch, pauses, fades in
-    seconds, Oni-style fades, a held bus, the overall volume, stops and steals. Returns
+def churn_scene(monkeypatch, park: bool, ticks: int = 240, columns: bool = False,
+                voices: int = 120, more: int = 10):
+    """``voices`` voices (``more`` started every 20 ticks) on a bank of 8 real voices,
+    most of them still for long stretches (so they park), with one-shots ending while
+    culled, on_end chains, loops, and every kind of change a game makes: setters, direct
+    field writes, pitch, pauses, fades in seconds, Oni-style fades, a held bus, the
+    overall volume, stops and steals. Returns
     the event log, the commands sent and every channel's cursor after every tick.
     ``columns``: the bank keeps its channels as columns (``channel_arrays``: no
     parking), else one channel at a time, parking culled voices when ``park``."""
@@ -240,12 +242,12 @@ def churn_scene(monkeypatch, park: bool, ticks: int = 240, columns: bool = False
                   pitch=rng.choice((1.0, 1.0, 0.5, 1.37)), loop=rng.random() < 0.5)
         handles.append(handle)
 
-    for _ in range(120):
+    for _ in range(voices):
         start()
     cursors = []
     for tick in range(ticks):
         if tick % 20 == 0:
-            for _ in range(10):
+            for _ in range(more):
                 start()
         for _ in range(3):
             handle = rng.choice(handles)
@@ -306,6 +308,23 @@ def test_a_bank_of_columns_keeps_the_same_time_events_and_sound(monkeypatch):
     columns = churn_scene(monkeypatch, park=False, columns=True)
     plain = churn_scene(monkeypatch, park=False)
     assert len([r for r in columns[0] if r["event"] == "cull"]) > 10
+    assert columns[0] == plain[0]
+    assert columns[1] == plain[1]
+    assert columns[2] == plain[2]
+    assert np.array_equal(columns[3], plain[3])
+
+
+def test_a_small_bank_of_columns_keeps_the_same_time_events_and_sound(monkeypatch):
+    """The same churn on a bank of columns with fewer than ``ARRAYS_FROM`` channels
+    (each channel in turn, read from the columns: ``advance_few``, ``few_modern_laws``,
+    the cull's handful) against one channel at a time."""
+    from soundscape.audio.channel_arrays import ARRAYS_FROM
+
+    columns = churn_scene(monkeypatch, park=False, columns=True, voices=10, more=3)
+    plain = churn_scene(monkeypatch, park=False, voices=10, more=3)
+    assert max(len(tick) for tick in columns[2]) < ARRAYS_FROM
+    assert len([r for r in columns[0] if r["event"] == "cull"]) > 10
+    assert len([r for r in columns[0] if r["event"] == "end"]) > 5
     assert columns[0] == plain[0]
     assert columns[1] == plain[1]
     assert columns[2] == plain[2]

@@ -250,10 +250,10 @@ def test_array_laws_run_only_for_changed_channels(monkeypatch):
 
 
 def _busy_bank(array_paths: bool, monkeypatch: pytest.MonkeyPatch,
-               real_voices: int = 8) -> list[tuple]:
-    """A busy modern bank under random plays, pitches (odd ones too), pauses, fades,
-    fade-outs, stops and a paused bus, stepped tick by tick; every channel's state
-    and every event after each tick."""
+               real_voices: int = 8, voices: int = 40) -> list[tuple]:
+    """A busy modern bank of ``voices`` voices to begin with, under random plays,
+    pitches (odd ones too), pauses, fades, fade-outs, stops and a paused bus, stepped
+    tick by tick; every channel's state and every event after each tick."""
     if not array_paths:  # a modern bank without columns: one channel at a time
         monkeypatch.setattr(channels_module, "COLUMN_PROFILES", ())
     if not array_paths:  # the cull's array ranking every tick, never its voice-all path
@@ -272,7 +272,7 @@ def _busy_bank(array_paths: bool, monkeypatch: pytest.MonkeyPatch,
                   pan=rng.uniform(-1, 1), pitch=rng.choice(pitches[:3]),
                   loop=rng.random() < 0.5, bus=rng.choice(["sfx", "sfx", "music"]))
 
-    for _ in range(40):
+    for _ in range(voices):
         play()
     trace: list[tuple] = []
     for tick in range(120):
@@ -320,7 +320,8 @@ def test_a_busy_modern_bank_steps_as_one_channel_at_a_time(monkeypatch, real_voi
         assert got == want, f"tick {tick}"
 
 
-def _plain_bank(array_paths: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple], int]:
+def _plain_bank(array_paths: bool, monkeypatch: pytest.MonkeyPatch,
+                voices: int = 40) -> tuple[list[tuple], int]:
     """A modern bank whose every voice plainly plays (no pause, fade or held bus):
     one-shots that end (played again at once, so the next tick all play again),
     loops that wrap, pitches held and not, one to three ticks a step. Every
@@ -346,7 +347,7 @@ def _plain_bank(array_paths: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[lis
         bank.play(bank.acquire(), "blip", volume=rng.uniform(0, 1), pan=rng.uniform(-1, 1),
                   pitch=rng.choice(pitches[:3]), loop=rng.random() < 0.5)
 
-    for _ in range(40):
+    for _ in range(voices):
         play()
     trace: list[tuple] = []
     for tick in range(90):
@@ -366,13 +367,33 @@ def _plain_bank(array_paths: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[lis
     return trace, sum(plain_steps)
 
 
-def test_a_plainly_playing_bank_steps_as_one_channel_at_a_time(monkeypatch):
+@pytest.mark.parametrize("voices", [40, 9])
+def test_a_plainly_playing_bank_steps_as_one_channel_at_a_time(monkeypatch, voices):
     """``advance_columns``' all-plain path (no masks: every voice plays, nothing else to
-    do), with ends, wraps and held pitches, against the per-channel code."""
-    arrays, plain_steps = _plain_bank(True, monkeypatch)
-    one_by_one, _ = _plain_bank(False, monkeypatch)
-    assert plain_steps > 60
-    assert sum(r.count("'end'") for r in arrays[-1]) > 20
+    do), and ``advance_few``'s plain cursors under ``ARRAYS_FROM`` channels, with ends,
+    wraps and held pitches, against the per-channel code."""
+    arrays, plain_steps = _plain_bank(True, monkeypatch, voices)
+    one_by_one, _ = _plain_bank(False, monkeypatch, voices)
+    assert plain_steps > 60 if voices >= 16 else plain_steps == 0
+    assert sum(r.count("'end'") for r in arrays[-1]) >= voices // 3
+    for tick, (got, want) in enumerate(zip(arrays, one_by_one, strict=True)):
+        assert got == want, f"tick {tick}"
+
+
+def test_a_bank_growing_past_arrays_from_steps_as_one_channel_at_a_time(monkeypatch):
+    """A busy bank of a few voices, stepped one channel at a time from the columns,
+    that grows past ``ARRAYS_FROM`` into the array paths: the per-channel code's
+    numbers, events and commands on every tick, before, across and after."""
+    from soundscape.audio.channel_arrays import ARRAYS_FROM
+
+    sizes: list[int] = []
+    modern_laws = channel_laws.modern_laws
+    monkeypatch.setattr(channel_laws, "modern_laws",
+                        lambda bank, rate: sizes.append(len(bank.channels))
+                        or modern_laws(bank, rate))
+    arrays = _busy_bank(True, monkeypatch, voices=3)
+    one_by_one = _busy_bank(False, monkeypatch, voices=3)
+    assert len(arrays[0]) < ARRAYS_FROM and 20 < len(sizes) < 100
     for tick, (got, want) in enumerate(zip(arrays, one_by_one, strict=True)):
         assert got == want, f"tick {tick}"
 
