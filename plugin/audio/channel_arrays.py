@@ -38,7 +38,9 @@ BOOLS = ("fading", "audible", "loop")
 ARRAYS_FROM = 16
 """A bank with columns steps its cursors, laws and cull as arrays from this many
 channels on; a smaller one goes one channel at a time (numpy's cost a call is more
-than the work for a handful), with the same numbers."""
+than the work for a handful), reading each channel's fields from the columns
+(``channel_advance.advance_few``, ``channel_laws.few_modern_laws``), with the same
+numbers."""
 COLUMNS = LAW_ROWS + FLOATS + INTS + BOOLS + ("bus", "position")
 """The ``Channel`` fields an ``ArrayChannel`` keeps in its bank's columns (``bus`` as
 an interned id, ``ChannelColumns.bus_id``; ``position`` as ``place``, three floats,

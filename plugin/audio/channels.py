@@ -289,10 +289,7 @@ class ChannelBank:
                     else channel_cull.advance_parked(self, ticks, held))
         advanced = self._advanced_ticks
         for channel in channels:
-            if self.columns is not None:
-                self.columns.advanced[channel.index] = ticks
-            else:
-                advanced[channel.index] = ticks
+            advanced[channel.index] = ticks
             if channel.fading or channel.flags & (PLAYING | UPDATING):  # else nothing to do
                 channel_advance.advance_one(self, channel, ticks, held)
 
@@ -308,7 +305,9 @@ class ChannelBank:
         whose ``LAW_INPUTS`` (and the bank's profile, overall volume and output
         rate) are as at its last law is skipped: the law is a pure function of
         them, so its gains and step stand; a bank with columns (``modern``) of
-        ``ARRAYS_FROM`` channels or more runs them as arrays. Then a
+        ``ARRAYS_FROM`` channels or more runs them as arrays, a smaller one reads
+        each channel's inputs from its columns (``channel_laws.few_modern_laws``).
+        A bank no sound has played on yet only moves its time. Then a
         virtual bank marks its loudest ``real_voices`` audible (``cull_voices``).
         """
         if not self.channels:  # a bank no sound has played on yet: only time moves
