@@ -31,8 +31,10 @@ LAW_ROWS = MODERN_INPUTS
 """What the ``modern`` law reads of a channel: the rows of one float64 matrix,
 ``ChannelColumns.law``, so the law step reads them in one go (the two ints,
 ``sample_rate_hz`` and ``serial``, are held exactly: below 2**53)."""
-FLOATS = ("cursor_frames", "gain_left", "gain_right", "step", "lowpass_hz",
-          "level_rate_per_tick")
+GAIN_ROWS = ("gain_left", "gain_right")
+"""What the ``modern`` law writes of a channel's sides: the rows of one float64 matrix,
+``ChannelColumns.gains``, so the law step writes them in one go."""
+FLOATS = ("cursor_frames", "step", "lowpass_hz", "level_rate_per_tick")
 INTS = ("flags", "generation", "length_frames", "voice_id")
 BOOLS = ("fading", "audible", "loop")
 ARRAYS_FROM = 16
@@ -41,7 +43,7 @@ channels on; a smaller one goes one channel at a time (numpy's cost a call is mo
 than the work for a handful), reading each channel's fields from the columns
 (``channel_advance.advance_few``, ``channel_laws.few_modern_laws``), with the same
 numbers."""
-COLUMNS = LAW_ROWS + FLOATS + INTS + BOOLS + ("bus", "position")
+COLUMNS = LAW_ROWS + GAIN_ROWS + FLOATS + INTS + BOOLS + ("bus", "position")
 """The ``Channel`` fields an ``ArrayChannel`` keeps in its bank's columns (``bus`` as
 an interned id, ``ChannelColumns.bus_id``; ``position`` as ``place``, three floats,
 and ``placed``, False for None)."""
@@ -53,6 +55,7 @@ class ChannelColumns:
     Attributes:
         size: slots the arrays have room for.
         law: the ``LAW_ROWS`` as one matrix (``volume``... are its rows).
+        gains: the ``GAIN_ROWS`` as one matrix (``gain_left``, ``gain_right``).
         bus_id, bus_names: each slot's bus as an index into ``bus_names``.
         advanced: ticks each slot advanced since the last publish (-1: none), what
             ``channel_stream.ticks_advanced`` reads.
@@ -85,7 +88,8 @@ class ChannelColumns:
         self.bus_names: list[str] = []
         self._bus_ids: dict[str, int] = {}
         self.law = np.zeros((len(LAW_ROWS), 0))
-        self._law_views()
+        self.gains = np.zeros((len(GAIN_ROWS), 0))
+        self._row_views()
         for name in FLOATS:
             setattr(self, name, np.zeros(0))
         for name in INTS:
@@ -107,19 +111,22 @@ class ChannelColumns:
             grown = np.zeros(new, old.dtype)
             grown[: old.shape[0]] = old
             setattr(self, name, grown)
-        for name in ("place", "law"):
+        for name in ("place", "law", "gains"):
             old = getattr(self, name)
             grown = np.zeros((old.shape[0], new))
             grown[:, : self.size] = old
             setattr(self, name, grown)
-        self._law_views()
+        self._row_views()
         self.advanced[self.size:] = -1
         self.size = new
 
-    def _law_views(self) -> None:
-        """``volume``, ``pan``... : the rows of ``law`` (views, after each growth)."""
+    def _row_views(self) -> None:
+        """``volume``, ``pan``... : the rows of ``law``, ``gain_left`` and ``gain_right``
+        those of ``gains`` (views, after each growth)."""
         for row, name in enumerate(LAW_ROWS):
             setattr(self, name, self.law[row])
+        for row, name in enumerate(GAIN_ROWS):
+            setattr(self, name, self.gains[row])
 
     def bus_of(self, name: str) -> int:
         """The id of bus ``name`` (interned on first sight)."""
@@ -172,7 +179,7 @@ def _bus_property() -> property:
     return property(get, put, doc="``Channel.bus``, kept in the bank's columns as an id.")
 
 
-for _name in (*LAW_ROWS, *FLOATS, *INTS, *BOOLS):
+for _name in (*LAW_ROWS, *GAIN_ROWS, *FLOATS, *INTS, *BOOLS):
     setattr(ArrayChannel, _name, _column_property(_name))
 
 

@@ -87,8 +87,8 @@ def modern_laws(bank: ChannelBank, rate_hz: int) -> None:
     changed = moved_slots(law, rows[:, :n]) & stepped
     if changed.all():  # every channel changed, as when all move: no gathers
         rows[:, :n] = law
-        left, right, step, usable = modern_law_arrays(bank.overall_volume, law, rate_hz)
-        columns.gain_left[:n], columns.gain_right[:n], columns.step[:n] = left, right, step
+        gains, step, usable = modern_law_arrays(bank.overall_volume, law, rate_hz)
+        columns.gains[:, :n], columns.step[:n] = gains, step
         if usable is not None:
             report_bad_values(bank, np.flatnonzero(~usable))
         return
@@ -97,8 +97,8 @@ def modern_laws(bank: ChannelBank, rate_hz: int) -> None:
         return
     inputs = law[:, slots]
     rows[:, slots] = inputs
-    left, right, step, usable = modern_law_arrays(bank.overall_volume, inputs, rate_hz)
-    columns.gain_left[slots], columns.gain_right[slots], columns.step[slots] = left, right, step
+    gains, step, usable = modern_law_arrays(bank.overall_volume, inputs, rate_hz)
+    columns.gains[:, slots], columns.step[slots] = gains, step
     if usable is not None:
         report_bad_values(bank, slots[~usable])
 

@@ -198,9 +198,10 @@ matrix, ``channel_arrays.ChannelColumns.law``)."""
 
 def modern_law_arrays(overall_volume: float, inputs: np.ndarray[Any, Any], output_rate_hz: int
                       ) -> tuple[Any, ...]:
-    """``apply_law`` of the ``modern`` profile over arrays: (gain_left, gain_right, step,
-    usable) from ``MODERN_INPUTS`` rows, the unusable ones zero;
-    ``usable`` is None when every one is.
+    """``apply_law`` of the ``modern`` profile over arrays: (gains, step, usable) from
+    ``MODERN_INPUTS`` rows, ``gains`` the rows gain_left and gain_right (as
+    ``channel_arrays.ChannelColumns.gains``), the unusable ones zero; ``usable`` is
+    None when every one is.
 
     The same float operations in the same order as ``equal_power``, ``apply_law`` and
     ``held_rate_hz``, over arrays (``soundscape.audio.pymath``): the same numbers to
@@ -211,19 +212,16 @@ def modern_law_arrays(overall_volume: float, inputs: np.ndarray[Any, Any], outpu
     overall = float(overall_volume)
     with np.errstate(all="ignore"):  # NaN and inf values are expected: silenced below
         usable = usable_inputs(inputs, overall)
-        left, right = equal_power_arrays(volume, pan)
+        gains = equal_power_arrays(volume, pan)
         # overall * level is level itself when overall is 1 (x * 1.0 is x, NaN included)
-        scale = level if overall == 1.0 else overall * level
-        left *= scale
-        right *= scale
-        if not gains_below_max(volume, scale):
-            fits = (np.abs(left) <= MAX_GAIN) & (np.abs(right) <= MAX_GAIN)
+        gains *= level if overall == 1.0 else overall * level
+        if not gains_fit(gains):
+            fits = (np.abs(gains) <= MAX_GAIN).all(axis=0)  # a NaN gain does not fit
             usable = fits if usable is None else usable & fits
         step = step_arrays(source_hz * pitch, output_rate_hz)
     if usable is None or usable.all():
-        return left, right, step, None
-    return (np.where(usable, left, 0.0), np.where(usable, right, 0.0),
-            np.where(usable, step, 0.0), usable)
+        return gains, step, None
+    return np.where(usable, gains, 0.0), np.where(usable, step, 0.0), usable
 
 
 def usable_inputs(inputs: np.ndarray[Any, Any], overall: float) -> np.ndarray[Any, Any] | None:
@@ -240,9 +238,10 @@ def usable_inputs(inputs: np.ndarray[Any, Any], overall: float) -> np.ndarray[An
 
 
 def equal_power_arrays(volume: np.ndarray[Any, Any], pan: np.ndarray[Any, Any]
-                       ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+                       ) -> np.ndarray[Any, Any]:
     """``laws.modern.equal_power`` over arrays, before the finite test (a NaN or inf
-    input gives what it gives: ``modern_law_arrays`` silences it): new arrays.
+    input gives what it gives: ``modern_law_arrays`` silences it): a new matrix, the
+    left gains its first row, the right its second.
 
     np.maximum/np.minimum differ from Python's max/min only on a tie of signed zeros:
     none at the pan's bounds, and a volume of -0.0 gives gains of 0 either way.
@@ -254,28 +253,21 @@ def equal_power_arrays(volume: np.ndarray[Any, Any], pan: np.ndarray[Any, Any]
     np.minimum(theta, 1.0, out=theta)
     theta += 1.0
     theta *= math.pi / 4.0
-    g = np.maximum(volume, 0.0)
-    left, right = np.cos(theta), np.sin(theta)
-    left *= g
-    right *= g
+    gains = np.empty((2, theta.size))
+    np.cos(theta, out=gains[0])
+    np.sin(theta, out=gains[1])
+    gains *= np.maximum(volume, 0.0)
     # theta is in [0, pi/2]: both are >= 0 (or NaN), their abs themselves; the
-    # where only when one is below 1e-12 (or NaN: its min is NaN)
-    if left.size and not left.min() >= 1e-12:
-        left = np.where(left < 1e-12, 0.0, left)
-    if right.size and not right.min() >= 1e-12:
-        right = np.where(right < 1e-12, 0.0, right)
-    return left, right
+    # where only when one is below 1e-12 (or NaN: the min is NaN)
+    if gains.size and not gains.min() >= 1e-12:
+        gains = np.where(gains < 1e-12, 0.0, gains)
+    return gains
 
 
-def gains_below_max(volume: np.ndarray[Any, Any], scale: np.ndarray[Any, Any]) -> bool:
-    """True when no side gain ``max(volume, 0) * cos|sin * scale`` can pass ``MAX_GAIN``:
-    the largest ``max(volume, 0)`` times the largest ``|scale|`` is below half of it
-    (each side is at most that times ``(1 + 2**-53)**2``). False (check each gain)
-    when it is not, or when a NaN or inf is among them (0 x inf is NaN too)."""
-    if not volume.size:
-        return True
-    loudest = max(float(volume.max()), 0.0)  # Python's max keeps a NaN first argument
-    return loudest * max(float(scale.max()), -float(scale.min())) <= MAX_GAIN / 2.0
+def gains_fit(gains: np.ndarray[Any, Any]) -> bool:
+    """Whether every gain lies within +-``MAX_GAIN`` (False on a NaN: its min is NaN),
+    from the matrix's smallest and largest."""
+    return gains.size == 0 or bool(gains.min() >= -MAX_GAIN and gains.max() <= MAX_GAIN)
 
 
 def step_arrays(rate_hz: np.ndarray[Any, Any], output_rate_hz: int) -> np.ndarray[Any, Any]:
