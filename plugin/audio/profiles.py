@@ -256,9 +256,11 @@ def equal_power_arrays(volume: np.ndarray[Any, Any], pan: np.ndarray[Any, Any]
     gains = np.empty((2, theta.size))
     np.cos(theta, out=gains[0])
     np.sin(theta, out=gains[1])
-    gains *= np.maximum(volume, 0.0)
-    # theta is in [0, pi/2]: both are >= 0 (or NaN), their abs themselves; the
-    # where only when one is below 1e-12 (or NaN: the min is NaN)
+    # times the volume itself, not max(volume, 0): a volume <= 0 (-inf too) gives
+    # gains <= 0 here, which the where below makes 0.0, as the 0 volume would
+    gains *= volume
+    # cos and sin of theta in [0, pi/2] are > 0: the gains are >= 0 but for a volume
+    # <= 0 (or NaN); the where only when one is below 1e-12 (or NaN: the min is NaN)
     if gains.size and not gains.min() >= 1e-12:
         gains = np.where(gains < 1e-12, 0.0, gains)
     return gains
