@@ -72,17 +72,19 @@ def cull_columns(bank: ChannelBank) -> None:
                 if not columns.audible.item(slot):
                     set_audible(bank, bank.channels[slot], True, rank)
             return
-    is_playing = columns.flags[:n] & PLAYING != 0
+    is_playing = columns.flags[:n] & PLAYING
+    playing: np.ndarray | None
     if is_playing.all():  # a bank of emitters: no gathers
-        playing, audible = np.arange(n), columns.audible[:n]
+        playing, audible = None, columns.audible[:n]
         left, right = columns.gain_left[:n], columns.gain_right[:n]
     else:
         playing = is_playing.nonzero()[0]
         audible = columns.audible[playing]
         left, right = columns.gain_left[playing], columns.gain_right[playing]
-    if limit is None or playing.size <= limit:
+    if limit is None or audible.size <= limit:
         for rank in (~audible).nonzero()[0].tolist():
-            set_audible(bank, bank.channels[int(playing[rank])], True, rank)
+            set_audible(bank, bank.channels[rank if playing is None else int(playing[rank])],
+                        True, rank)
         return
     rank_voices(bank, playing, limit, loudness(left, right), audible)
 
@@ -111,17 +113,18 @@ def voice_all(bank: ChannelBank, awake: list[Channel]) -> bool:
     return True
 
 
-def rank_voices(bank: ChannelBank, playing: np.ndarray, limit: int, loud: np.ndarray,
+def rank_voices(bank: ChannelBank, playing: np.ndarray | None, limit: int, loud: np.ndarray,
                 was_audible: np.ndarray) -> None:
-    """Voice the loudest ``limit`` of the ``playing`` slots (``loud``: their loudness,
-    ``was_audible``: whether each is voiced now); log the changes."""
+    """Voice the loudest ``limit`` of the ``playing`` slots (None: every slot; ``loud``:
+    their loudness, ``was_audible``: whether each is voiced now); log the changes."""
     neg = -loud
     audible = loudest(neg, limit)
     changed = np.flatnonzero(audible != was_audible)
     if not changed.size:
         return
     for rank, i in sorted(zip(ranks_of(neg, changed), changed.tolist(), strict=True)):
-        set_audible(bank, bank.channels[int(playing[i])], bool(audible[i]), rank)
+        slot = i if playing is None else int(playing[i])
+        set_audible(bank, bank.channels[slot], bool(audible[i]), rank)
 
 
 def loudest(neg: np.ndarray, limit: int) -> np.ndarray:

@@ -81,11 +81,16 @@ def modern_laws(bank: ChannelBank, rate_hz: int) -> None:
         return
     rows = law_memory(bank, n)
     law = columns.law[:, :n]
-    stepped = columns.flags[:n] & PLAYING != 0
-    if bank._unsent:  # a voice that started and ended since the last publish
-        stepped |= np.isin(columns.voice_id[:n], list(bank._unsent))
-    changed = moved_slots(law, rows[:, :n]) & stepped
-    if changed.all():  # every channel changed, as when all move: no gathers
+    moved = moved_slots(law, rows[:, :n])
+    playing = columns.flags[:n] & PLAYING
+    if playing.all():  # every channel plays (a bank of emitters): each that moved
+        changed = moved
+    else:
+        stepped = playing != 0
+        if bank._unsent:  # a voice that started and ended since the last publish
+            stepped |= np.isin(columns.voice_id[:n], list(bank._unsent))
+        changed = stepped if moved is None else moved & stepped
+    if changed is None or changed.all():  # every channel changed: no gathers
         rows[:, :n] = law
         gains, step, usable = modern_law_arrays(bank.overall_volume, law, rate_hz)
         columns.gains[:, :n], columns.step[:n] = gains, step
@@ -122,13 +127,12 @@ def report_bad_values(bank: ChannelBank, slots: np.ndarray) -> None:
         report_bad_value(bank, bank.channels[slot])
 
 
-def moved_slots(law: np.ndarray, last: np.ndarray) -> np.ndarray:
-    """Which columns of ``law`` differ from ``last`` in any row (a NaN always does).
-    The pan row first: when the listener walks or turns every voice's pan moves, and
-    that one row answers for all."""
-    moved = law[PAN_ROW] != last[PAN_ROW]
-    if moved.all():
-        return moved
+def moved_slots(law: np.ndarray, last: np.ndarray) -> np.ndarray | None:
+    """Which columns of ``law`` differ from ``last`` in any row (a NaN always does);
+    None when every one does. The pan row first: when the listener walks or turns
+    every voice's pan moves, and that one row answers for all."""
+    if (law[PAN_ROW] != last[PAN_ROW]).all():
+        return None
     return (law != last).any(axis=0)
 
 
