@@ -14,6 +14,18 @@ _REVISIONS = itertools.count(1)
 """Every write to any ``Emitter`` takes the next number (``Emitter.revision``)."""
 
 
+def revision_stamp() -> int:
+    """A number no ``Emitter`` write has taken (it takes the next one). A reader that
+    takes one again and gets the very next number knows no ``Emitter`` anywhere was
+    written in between (``EmitterRows.refresh``: one call, not a pass over the rows).
+
+    >>> first = revision_stamp()
+    >>> revision_stamp() == first + 1
+    True
+    """
+    return next(_REVISIONS)
+
+
 def check_distances(min_distance_m: float, max_distance_m: float, where: str) -> None:
     """Raise InputError unless 0 <= min <= max (min finite; max may be infinite).
 

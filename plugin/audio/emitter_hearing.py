@@ -55,42 +55,45 @@ def bearing_pans(dx: Array, dz: Array, heading_rad: float) -> Array:
     return np.where(overhead, 0.0, pan)
 
 
-def doppler_pitches(sx: Array, sy: Array, sz: Array, source_velocity: Array,
+def doppler_pitches(line: Array, source_velocity: Array,
                     listener_velocity: tuple[float, float, float], speed_of_sound_mps: float,
                     doppler_factor: float, distance: Array | None = None) -> Array:
-    """``laws.spatial.doppler_pitch`` of every row; ``sx, sy, sz`` the line from each
-    source to the listener, ``source_velocity`` 3 x rows; ``distance``: its length, if
-    already computed (the squares of ``-sx`` are those of ``sx``, to the bit)."""
+    """``laws.spatial.doppler_pitch`` of every row; ``line`` the line from each source
+    to the listener (3 x rows), ``source_velocity`` 3 x rows; ``distance``: its length,
+    if already computed (the squares of ``-line`` are those of ``line``, to the bit)."""
     c, factor = speed_of_sound_mps, doppler_factor
+    n = line.shape[1]
     if factor == 0.0 or not c > 0.0:
-        return np.ones(sx.size)
+        return np.ones(n)
     if distance is None:
-        distance = np.sqrt(sx * sx + sy * sy + sz * sz)
+        distance = np.sqrt((line * line).sum(axis=0))
     usable = (distance > 0.0) & (distance < math.inf)
     limit = c / abs(factor)
     # a still listener or still sources: (c - factor * 0) is c to the bit
     plain = math.isfinite(factor)
     top: Any = c
     if not (plain and listener_velocity == (0.0, 0.0, 0.0)):
-        lvx, lvy, lvz = listener_velocity
-        v_l = (sx * lvx + sy * lvy + sz * lvz) / distance
+        # each sum over axis 0 adds the x, y, z terms in that order, as the per-row law
+        v_l = (line * np.array(listener_velocity)[:, None]).sum(axis=0) / distance
         usable &= np.isfinite(v_l)
         top = c - factor * py_min(v_l, limit)
     denominator: Any = c
     if not (plain and not source_velocity.any()):
-        v_s = (sx * source_velocity[0] + sy * source_velocity[1]
-               + sz * source_velocity[2]) / distance
+        v_s = (line * source_velocity).sum(axis=0) / distance
         usable &= np.isfinite(v_s)
         denominator = c - factor * py_min(v_s, limit)
+    if top is c and denominator is c:
+        return np.ones(n)  # c / c, for every row
     pitch = py_min(py_max(top / denominator, DOPPLER_MIN_PITCH), DOPPLER_MAX_PITCH)
     if denominator is c:  # c > 0: no source outruns its sound
-        return np.where(usable, pitch, 1.0)
+        return pitch if usable.all() else np.where(usable, pitch, 1.0)
     return np.where(usable, np.where(denominator <= 0.0, DOPPLER_MAX_PITCH, pitch), 1.0)
 
 
-def hear_rows(service: EmitterService, rows: EmitterRows, x: Array, y: Array, z: Array,
-              finite: Array, ears: Ears | None) -> tuple[Array, Array, Array, Array]:
-    """``hear`` of every emitter row: (gain, pan, doppler factor, cutoff) arrays.
+def hear_rows(service: EmitterService, rows: EmitterRows, xyz: Array, finite: Array,
+              ears: Ears | None) -> tuple[Array, Array, Array, Array]:
+    """``hear`` of every emitter row at ``xyz`` (3 x rows, this tick's places): (gain,
+    pan, doppler factor, cutoff) arrays.
 
     An emitter that is disabled has its values computed but not used (and no
     track or walls); a non-finite place is silent.
@@ -98,17 +101,19 @@ def hear_rows(service: EmitterService, rows: EmitterRows, x: Array, y: Array, z:
     n = rows.count
     heard = rows.enabled & finite
     moving = heard & rows.doppler if service.doppler_factor else np.zeros(n, bool)
-    velocity = row_velocities(service, rows, moving, x, y, z)
+    velocity = row_velocities(service, rows, moving, xyz)
     if ears is None:
         return np.zeros(n), np.zeros(n), np.ones(n), np.zeros(n)
-    lx, ly, lz = ears.xyz
-    dx, dy, dz = x - lx, y - ly, z - lz
-    distance = np.sqrt(dx * dx + dy * dy + dz * dz)
+    offset = xyz - np.array(ears.xyz)[:, None]
+    dx, dy, dz = offset
+    # the sum over axis 0 adds the squares in x, y, z order, as the per-row law
+    distance = np.sqrt((offset * offset).sum(axis=0))
     gain = rows.gains(dx, dy, dz, distance)
     pan = bearing_pans(dx, dz, ears.heading_rad)
     lowpass = np.zeros(n)
-    walled = np.flatnonzero(heard & rows.occlusion & (gain > 0.0))
-    walls = service._walls() if walled.size else None
+    walled = np.flatnonzero(heard & rows.occlusion & (gain > 0.0)) if rows.any_occlusion \
+        else ()
+    walls = service._walls() if len(walled) else None
     if walls is not None:
         for row in walled.tolist():
             count, loss_db = walls.hear_through(rows.entities[row],
@@ -118,16 +123,17 @@ def hear_rows(service: EmitterService, rows: EmitterRows, x: Array, y: Array, z:
                 lowpass[row] = wall_cutoff_hz(count)
     doppler = np.ones(n)
     if service.doppler_factor != 0.0 and moving.any():
-        shift = doppler_pitches(lx - x, ly - y, lz - z, velocity, ears.velocity,
-                                service.speed_of_sound_mps, service.doppler_factor, distance)
-        doppler = np.where(moving, shift, 1.0)
+        # the line from each source to the listener is -offset (negation is exact)
+        shift = doppler_pitches(-offset, velocity, ears.velocity, service.speed_of_sound_mps,
+                                service.doppler_factor, distance)
+        doppler = shift if moving.all() else np.where(moving, shift, 1.0)
     if not finite.all():
         gain[~finite], pan[~finite], doppler[~finite], lowpass[~finite] = 0.0, 0.0, 1.0, 0.0
     return gain, pan, doppler, lowpass
 
 
-def row_velocities(service: EmitterService, rows: EmitterRows, moving: Array, x: Array,
-                   y: Array, z: Array) -> Array:
+def row_velocities(service: EmitterService, rows: EmitterRows, moving: Array, xyz: Array
+                   ) -> Array:
     """``velocity_of`` where ``moving`` is set (3 x rows; 0 elsewhere): a
     ``Velocity`` component, else the derived one (a listener's entity keeps its
     track in ``_tracks``, shared with ``ears``)."""
@@ -136,8 +142,8 @@ def row_velocities(service: EmitterService, rows: EmitterRows, moving: Array, x:
         return np.zeros((3, n))
     tick, tick_hz = service.ctx.clock.tick, service.ctx.clock.tick_hz
     shared = [row for ent in service._tracks if (row := rows.row_of.get(ent)) is not None]
-    if not shared and not rows.given.any() and moving.all():  # every row derived
-        return rows.derived_velocity(np.arange(n), x, y, z, tick, tick_hz,
+    if not shared and not rows.any_given and moving.all():  # every row derived
+        return rows.derived_velocity(rows.every_row, xyz, tick, tick_hz,
                                      service.speed_of_sound_mps ** 2)
     velocity = np.zeros((3, n))
     derive = moving & ~rows.given
@@ -152,7 +158,7 @@ def row_velocities(service: EmitterService, rows: EmitterRows, moving: Array, x:
                                                    rows.positions[row].as_tuple())
     at = np.flatnonzero(derive)
     if at.size:
-        velocity[:, at] = rows.derived_velocity(at, x, y, z, tick, tick_hz,
+        velocity[:, at] = rows.derived_velocity(at, xyz, tick, tick_hz,
                                                 service.speed_of_sound_mps ** 2)
     return velocity
 

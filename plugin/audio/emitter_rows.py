@@ -25,6 +25,7 @@ for the few emitters with a cone, the exponential or a custom rolloff.
 
 from __future__ import annotations
 
+from itertools import chain
 from operator import attrgetter, is_, itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +33,7 @@ import esper
 import numpy as np
 
 from soundscape.audio.pymath import Array, py_max, py_min
-from soundscape.components.emitter import Emitter
+from soundscape.components.emitter import Emitter, revision_stamp
 from soundscape.components.spatial import Position, Velocity
 from soundscape.laws.spatial import (
     DistanceModel,
@@ -68,7 +69,8 @@ class EmitterRows:
         query: the esper query list these rows were built from (its identity tells
             whether they still hold).
         entities, emitters, positions, velocities: per row (``velocities``: the
-            entity's ``Velocity`` component or None; ``given``: not None).
+            entity's ``Velocity`` component or None; ``given``: not None, ``any_given``:
+            any row's). ``every_row``: 0, 1, 2, ... (the row indices).
         channels: the channel the emitter's handle names when read (None: none).
         slot, generation_at, serial_at, sound_ok: that channel's slot, generation and
             serial when read (-1: none) and whether it played the emitter's sound then
@@ -93,9 +95,13 @@ class EmitterRows:
         self.velocities: list[Velocity | None] = [
             esper.try_component(entity, Velocity) for entity in self.entities]
         self.given = np.array([v is not None for v in self.velocities], bool)
+        self.any_given = bool(self.given.any())
         self.row_of = {entity: row for row, entity in enumerate(self.entities)}
         n = self.count = len(rows)
+        self.every_row = np.arange(n)
         self.revision: list[int] = [-1] * n
+        self.stamp = -2
+        """``revision_stamp()`` at the last ``refresh``."""
         self.channels: list[Channel | None] = [None] * n
         self.slot = np.full(n, -1, np.int64)
         self.generation_at = np.full(n, -1, np.int64)
@@ -177,6 +183,10 @@ class EmitterRows:
         """Read again the settings of every emitter written since they were last read."""
         if not self.count:
             return
+        stamp_before, stamp = self.stamp, revision_stamp()
+        self.stamp = stamp
+        if stamp == stamp_before + 1:
+            return  # no Emitter anywhere was written since
         revision = [e.revision for e in self.emitters]
         if revision == self.revision:
             return  # nothing written since (one C comparison of the lists)
@@ -189,7 +199,9 @@ class EmitterRows:
             self._sort_rolloffs()
 
     def _sort_rolloffs(self) -> None:
-        """Which laws the rows need beyond the inverse model (``gains``)."""
+        """Which laws the rows need beyond the inverse model (``gains``), and whether
+        any row is occluded (``hear_rows`` asks the walls)."""
+        self.any_occlusion = bool(self.occlusion.any())
         self.any_linear = bool((self.rolloff == LINEAR).any())
         self.any_flat = bool((self.rolloff == NONE).any())
         self.by_law = np.flatnonzero(self.rolloff == BY_LAW).tolist()
@@ -230,33 +242,35 @@ class EmitterRows:
 
     # -- places -----------------------------------------------------------------
 
-    def places(self) -> tuple[Array, Array, Array]:
-        """Every emitter's x, y, z this tick (metres, float64)."""
+    def places(self) -> Array:
+        """Every emitter's x, y, z this tick (3 x rows, metres, float64)."""
         positions, n = self.positions, self.count
-        return (np.fromiter([p.x_m for p in positions], np.float64, n),
-                np.fromiter([p.y_m for p in positions], np.float64, n),
-                np.fromiter([p.z_m for p in positions], np.float64, n))
+        # three list comprehensions: reading the floats is most of the cost, and one
+        # ``fromiter`` over their chain costs less than three arrays stacked
+        return np.fromiter(chain([p.x_m for p in positions], [p.y_m for p in positions],
+                                 [p.z_m for p in positions]), np.float64, 3 * n).reshape(3, n)
 
-    def derived_velocity(self, rows: Array, x: Array, y: Array, z: Array, tick: int,
-                         tick_hz: float, limit_sq: float) -> Array:
+    def derived_velocity(self, rows: Array, place: Array, tick: int, tick_hz: float,
+                         limit_sq: float) -> Array:
         """``EmitterService.velocity_of`` for ``rows`` without a ``Velocity``: the move
         since the tick each was last seen, over that time (0 the first tick, and for a
         move at ``limit_sq`` (the speed of sound squared) or faster). Updates the tracks.
+        ``place``: this tick's places (3 x rows).
         """
         seen_at = self.all_seen_at
         self.all_seen_at = None
         if rows.size == self.count and seen_at is not None and seen_at != tick:
             # each seen at the same earlier tick: one rate, one pass over the three axes
-            place = np.stack((x, y, z))
             v = (place - self.track_xyz) * (tick_hz / float(tick - seen_at))
-            square = v * v
-            subsonic = square[0] + square[1] + square[2] < limit_sq
+            # the sum over axis 0 adds x, y, z in that order, as the per-row law
+            subsonic = (v * v).sum(axis=0) < limit_sq
             if not subsonic.all():
                 v[:, ~subsonic] = 0.0  # teleports (and NaN moves)
-            self.track_velocity, self.track_xyz = v, place
+            self.track_velocity, self.track_xyz = v, place.copy()  # ``place`` is rows.xyz
             self.track_tick.fill(tick)
             self.all_seen_at = tick
             return v.copy()
+        x, y, z = place
         out = np.zeros((3, rows.size))
         tracked = self.tracked[rows]
         seen_now = self.track_tick[rows] == tick

@@ -339,18 +339,18 @@ class EmitterService:
         self.one_shots = alive
 
     def _update_rows(self, rows: EmitterRows, ears: Ears | None) -> None:
-        x, y, z = rows.places()
+        xyz = rows.places()
         with np.errstate(all="ignore"):  # NaN and inf places are expected: silenced below
-            finite = np.isfinite(x + y + z)
-            gain, pan, doppler, lowpass = hear_rows(self, rows, x, y, z, finite, ears)
+            # x + y + z finite: each is (an infinity in the sum would leave inf or NaN)
+            finite = np.isfinite(xyz.sum(axis=0))
+            moved = (xyz != rows.xyz).any(axis=0)
+            gain, pan, doppler, lowpass = hear_rows(self, rows, xyz, finite, ears)
             pitch = rows.pitch * doppler
-            moved = ~((x == rows.xyz[0]) & (y == rows.xyz[1]) & (z == rows.xyz[2]))
-        rows.xyz = np.stack((x, y, z))
+        rows.xyz = xyz
         update = set(steer_rows(rows, gain, pan, pitch, lowpass, moved, self.bank))
         update.update(np.flatnonzero(~(rows.idle | rows.live)).tolist())
-        # x + y + z finite: each is (an infinity in the sum would leave inf or NaN)
         check = set() if finite.all() else set(
-            np.flatnonzero(~(np.isfinite(x) & np.isfinite(y) & np.isfinite(z))).tolist())
+            np.flatnonzero(~np.isfinite(xyz).all(axis=0)).tolist())
         self._follow_up(rows, update, check, lambda row: Heard(
             float(gain[row]), float(pan[row]), float(doppler[row]), float(lowpass[row])))
 
