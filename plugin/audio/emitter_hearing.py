@@ -29,30 +29,38 @@ from soundscape.laws.spatial import (
 )
 
 if TYPE_CHECKING:
+    from soundscape.audio.channel_arrays import ChannelColumns
     from soundscape.audio.channels import ChannelBank
     from soundscape.audio.emitters import Ears, EmitterService
 
 
-def bearing_pans(dx: Array, dz: Array, heading_rad: float) -> Array:
+def bearing_pans(dx: Array, dz: Array, heading_rad: float, planar_sq: Array | None = None
+                 ) -> Array:
     """``laws.modern.bearing_pan`` of every row: ``(dx cos h - dz sin h) / r``, 0 where
-    the source is straight above or below, the same operations as the law.
+    the source is straight above or below, the same operations as the law;
+    ``planar_sq``: ``dx dx + dz dz``, if already computed.
 
     >>> bearing_pans(np.array([1.0, 0.0]), np.array([0.0, 0.0]), 0.0).tolist()
     [1.0, 0.0]
     """
     cos_h, sin_h = math.cos(heading_rad), math.sin(heading_rad)
-    overhead = (dx == 0.0) & (dz == 0.0)
     with np.errstate(all="ignore"):  # the squares of far or near offsets: scaled below
-        r = np.sqrt(dx * dx + dz * dz)
+        r = np.sqrt(dx * dx + dz * dz if planar_sq is None else planar_sq)
         low, high = PAN_SCALE_RANGE
-        odd = ~((r > low) & (r < high))
-        if odd.any():  # (rare) scaled by the larger offset first, as the law
+        overhead = None
+        if not (r.min() > low and r.max() < high) if r.size else False:
+            # (rare) scaled by the larger offset first, as the law; a source straight
+            # above or below (r = 0) is among these
+            odd = ~((r > low) & (r < high))
+            overhead = (dx == 0.0) & (dz == 0.0)
             dx, dz, r = dx.copy(), dz.copy(), r.copy()
             larger = np.maximum(np.abs(dx[odd]), np.abs(dz[odd]))
             dx[odd], dz[odd] = dx[odd] / larger, dz[odd] / larger
             r[odd] = np.sqrt(dx[odd] * dx[odd] + dz[odd] * dz[odd])
         pan = (dx * cos_h - dz * sin_h) / r
-    return np.where(overhead, 0.0, pan)
+    if overhead is not None:
+        pan[overhead] = 0.0
+    return pan
 
 
 def doppler_pitches(line: Array, source_velocity: Array,
@@ -106,10 +114,11 @@ def hear_rows(service: EmitterService, rows: EmitterRows, xyz: Array, finite: Ar
         return np.zeros(n), np.zeros(n), np.ones(n), np.zeros(n)
     offset = xyz - np.array(ears.xyz)[:, None]
     dx, dy, dz = offset
+    squares = offset * offset
     # the sum over axis 0 adds the squares in x, y, z order, as the per-row law
-    distance = np.sqrt((offset * offset).sum(axis=0))
+    distance = np.sqrt(squares.sum(axis=0))
     gain = rows.gains(dx, dy, dz, distance)
-    pan = bearing_pans(dx, dz, ears.heading_rad)
+    pan = bearing_pans(dx, dz, ears.heading_rad, squares[0] + squares[2])
     lowpass = np.zeros(n)
     walled = np.flatnonzero(heard & rows.occlusion & (gain > 0.0)) if rows.any_occlusion \
         else ()
@@ -173,6 +182,10 @@ def steer_rows(rows: EmitterRows, gain: Array, pan: Array, pitch: Array, lowpass
     columns = bank.columns
     if columns is None:
         return steer_objects(rows, gain, pan, pitch, lowpass, moved)
+    run = rows.slot_run()
+    if run is not None and steer_run(rows, slice(*run), gain, pan, pitch, lowpass, moved,
+                                     columns):
+        return []
     live = rows.live
     if not live.any():
         return []
@@ -195,6 +208,24 @@ def steer_rows(rows: EmitterRows, gain: Array, pan: Array, pitch: Array, lowpass
         columns.place[:, slot[move]] = xyz[:, move] if move.size == xyz.shape[1] \
             else xyz[:, at[move]]
     return np.flatnonzero(live & ~ok).tolist()
+
+
+def steer_run(rows: EmitterRows, run: slice, gain: Array, pan: Array, pitch: Array,
+              lowpass: Array, moved: Array, columns: ChannelColumns) -> bool:
+    """``steer_rows`` when row ``i`` plays on slot ``run.start + i`` (``slot_run``): every
+    voice steered with one slice write a column and True, or nothing written and False
+    when a voice is no longer its row's (``steer_rows`` then sorts them out)."""
+    ok = ((columns.generation[run] == rows.generation_at) & (columns.serial[run] == rows.serial_at)
+          & (columns.flags[run] & PLAYING != 0) & rows.sound_ok)
+    if not ok.all():
+        return False
+    columns.volume[run], columns.pan[run] = gain, pan
+    columns.pitch[run], columns.lowpass_hz[run] = pitch, lowpass
+    if moved.all():
+        columns.place[:, run] = rows.xyz
+    elif moved.any():
+        np.copyto(columns.place[:, run], rows.xyz, where=moved)
+    return True
 
 
 def steer_objects(rows: EmitterRows, gain: Array, pan: Array, pitch: Array, lowpass: Array,

@@ -107,6 +107,8 @@ class EmitterRows:
         self.generation_at = np.full(n, -1, np.int64)
         self.serial_at = np.full(n, -1, np.int64)
         self.sound_ok = np.zeros(n, bool)
+        self._run: tuple[int, int] | bool | None = None
+        """``slot_run``'s answer while no row's channel was read again (None: not known)."""
         self.sounds: list[str] = [""] * n
         self.models: list[DistanceModel] = [DistanceModel()] * n
         self.cones: list[tuple[float, float, float, float]] = [(0.0, 360.0, 360.0, 0.0)] * n
@@ -202,6 +204,12 @@ class EmitterRows:
         """Which laws the rows need beyond the inverse model (``gains``), and whether
         any row is occluded (``hear_rows`` asks the walls)."""
         self.any_occlusion = bool(self.occlusion.any())
+        # ref finite and > 0, factor finite and >= 0, d - ref finite (far is) unless the
+        # factor is above 0 (0 x inf is NaN): then ref + factor (d - ref) >= ref > 0
+        ref, factor = self.ref, self.factor
+        self.plain_inverse = bool((np.isfinite(ref) & (ref > 0.0) & np.isfinite(factor)
+                                   & ((factor > 0.0) | ((factor == 0.0)
+                                                        & np.isfinite(self.far)))).all())
         self.any_linear = bool((self.rolloff == LINEAR).any())
         self.any_flat = bool((self.rolloff == NONE).any())
         self.by_law = np.flatnonzero(self.rolloff == BY_LAW).tolist()
@@ -218,6 +226,7 @@ class EmitterRows:
         channel = bank.get(emitter.handle)
         self.channels[row] = channel
         self.slot[row] = channel.index if channel is not None else -1
+        self._run = None
         self.generation_at[row] = channel.generation if channel is not None else -1
         self.serial_at[row] = channel.serial if channel is not None else -1
         # a channel's sound changes only with a play, which moves its serial
@@ -239,6 +248,17 @@ class EmitterRows:
                            emitter.cone_outer_gain)
         self.occlusion[row] = bool(emitter.occlusion)
         self.doppler[row] = bool(emitter.doppler)
+
+    def slot_run(self) -> tuple[int, int] | None:
+        """(first, end) when every row is live and row ``i`` plays on slot ``first + i``
+        (emitters made together take their bank's slots in order): their columns are
+        then read and written as one slice (``emitter_hearing.steer_rows``); else None."""
+        if self._run is None:
+            n, slot = self.count, self.slot
+            first = int(slot[0]) if n else -1
+            self._run = (first >= 0 and bool(self.live.all())
+                         and bool((slot == self.every_row + first).all())) and (first, first + n)
+        return self._run or None
 
     # -- places -----------------------------------------------------------------
 
@@ -333,7 +353,11 @@ class EmitterRows:
         ref, far, factor, rolloff = self.ref, self.far, self.factor, self.rolloff
         d = py_min(py_max(distance, ref), far)
         denominator = ref + factor * (d - ref)
-        gain = np.where(ref <= 0.0, 1.0, np.where(denominator > 0.0, ref / denominator, 1.0))
+        if self.plain_inverse:  # every denominator >= ref > 0 but a NaN distance's
+            gain = ref / denominator  # (made 0 below)
+        else:
+            gain = np.where(ref <= 0.0, 1.0,
+                            np.where(denominator > 0.0, ref / denominator, 1.0))
         if self.any_linear:
             line = py_min(py_max(1.0 - factor * (d - ref) / (far - ref), 0.0), 1.0)
             gain = np.where(rolloff == LINEAR, np.where(far <= ref, 1.0, line), gain)

@@ -40,14 +40,20 @@ def install(**settings):
     return plugin
 
 
-def random_emitter(rng: random.Random) -> Emitter:
+def random_emitter(rng: random.Random, plain: bool = False) -> Emitter:
+    """Any emitter; ``plain``: the inverse model with a near distance above 0 (the
+    rows' one-division path, ``EmitterRows.plain_inverse``)."""
     rolloff = rng.choice(["inverse", "inverse", "linear", "exponential", "none", "custom"])
     near = rng.choice([0.0, 0.5, 2.0, rng.uniform(0.0, 10.0)])
+    factor = rng.choice([0.0, 1.0, rng.uniform(0.0, 3.0)])
+    if plain:
+        rolloff, near = "inverse", rng.choice([0.5, 2.0, rng.uniform(0.01, 10.0)])
+        factor = rng.choice([1.0, rng.uniform(0.01, 3.0)])
     far = rng.choice([near, near + 1.0, rng.uniform(near, 80.0), math.inf])
     inner = rng.choice([360.0, 360.0, rng.uniform(0.0, 180.0)])
     return Emitter("hum", volume=rng.choice([0.0, 1.0, rng.uniform(0.0, 2.0)]),
                    min_distance_m=near, max_distance_m=far, rolloff=rolloff,
-                   rolloff_factor=rng.choice([0.0, 1.0, rng.uniform(0.0, 3.0)]),
+                   rolloff_factor=factor,
                    curve=((0.0, 1.0), (rng.uniform(1.0, 40.0), rng.uniform(0.0, 1.0))),
                    pitch=rng.choice([1.0, rng.uniform(0.5, 2.0)]),
                    heading_rad=rng.uniform(-4.0, 4.0), cone_inner_deg=inner,
@@ -78,10 +84,13 @@ def test_bearing_pans_equal_the_law_to_the_bit():
         want = [bearing_pan(a, b, heading) for a, b in zip(dx.tolist(), dz.tolist(), strict=True)]
         got = bearing_pans(dx, dz, heading).tolist()
         assert [repr(v) for v in got] == [repr(v) for v in want]
+        with np.errstate(all="ignore"):
+            given_squares = bearing_pans(dx, dz, heading, dx * dx + dz * dz).tolist()
+        assert [repr(v) for v in given_squares] == [repr(v) for v in want]
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_every_voice_gets_the_per_emitter_law(seed, path):
+@pytest.mark.parametrize(("seed", "plain"), [(1, False), (2, False), (3, False), (4, True)])
+def test_every_voice_gets_the_per_emitter_law(seed, plain, path):
     """Random emitters (every rolloff, cones, doppler by ``Velocity`` or derived), a moving and
     turning listener, places turning NaN and infinite and back: after each tick every
     playing voice's volume, pan, pitch and cutoff equal ``EmitterService.hear`` of
@@ -94,7 +103,7 @@ def test_every_voice_gets_the_per_emitter_law(seed, path):
                                        Velocity(1.0, 0.0, -2.0))
         entities = []
         for _ in range(120):
-            parts = [random_emitter(rng), Position(coordinate(rng), coordinate(rng),
+            parts = [random_emitter(rng, plain), Position(coordinate(rng), coordinate(rng),
                                                    coordinate(rng))]
             if rng.random() < 0.9:
                 parts.append(Velocity(rng.uniform(-40, 40), 0.0, rng.uniform(-40, 40)))
@@ -111,6 +120,7 @@ def test_every_voice_gets_the_per_emitter_law(seed, path):
             emitter = esper.component_for_entity(rng.choice(entities), Emitter)
             emitter.volume = rng.uniform(0.0, 1.5)  # a setting written between ticks
             esper.process(1 / 60)
+            assert service._rows.plain_inverse == plain  # the one-division gains, or not
             ears = service.ears()
             for ent in entities:
                 emitter = esper.component_for_entity(ent, Emitter)
