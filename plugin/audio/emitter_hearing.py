@@ -18,7 +18,7 @@ import numpy as np
 
 from soundscape.audio.emitter_rows import PLACE, EmitterRows
 from soundscape.audio.emitter_types import NOWHERE, STILL, Heard, Spatial, Vec3
-from soundscape.audio.pymath import Array, py_max, py_min
+from soundscape.audio.pymath import Array, positive_max, positive_min, py_min
 from soundscape.components.channel import PLAYING
 from soundscape.laws.modern import PAN_SCALE_RANGE
 from soundscape.laws.spatial import (
@@ -77,22 +77,24 @@ def doppler_pitches(line: Array, source_velocity: Array,
         distance = np.sqrt((line * line).sum(axis=0))
     usable = (distance > 0.0) & (distance < math.inf)
     limit = c / abs(factor)
-    # a still listener or still sources: (c - factor * 0) is c to the bit
+    # a finite factor: limit and the pitch bounds are numbers above 0 (``positive_min``)
     plain = math.isfinite(factor)
+    hold_below = positive_min if plain else py_min
+    # a still listener or still sources: (c - factor * 0) is c to the bit
     top: Any = c
     if not (plain and listener_velocity == (0.0, 0.0, 0.0)):
         # each sum over axis 0 adds the x, y, z terms in that order, as the per-row law
         v_l = (line * np.array(listener_velocity)[:, None]).sum(axis=0) / distance
         usable &= np.isfinite(v_l)
-        top = c - factor * py_min(v_l, limit)
+        top = c - factor * hold_below(v_l, limit)
     denominator: Any = c
     if not (plain and not source_velocity.any()):
         v_s = (line * source_velocity).sum(axis=0) / distance
         usable &= np.isfinite(v_s)
-        denominator = c - factor * py_min(v_s, limit)
+        denominator = c - factor * hold_below(v_s, limit)
     if top is c and denominator is c:
         return np.ones(n)  # c / c, for every row
-    pitch = py_min(py_max(top / denominator, DOPPLER_MIN_PITCH), DOPPLER_MAX_PITCH)
+    pitch = positive_min(positive_max(top / denominator, DOPPLER_MIN_PITCH), DOPPLER_MAX_PITCH)
     if denominator is c:  # c > 0: no source outruns its sound
         return pitch if usable.all() else np.where(usable, pitch, 1.0)
     return np.where(usable, np.where(denominator <= 0.0, DOPPLER_MAX_PITCH, pitch), 1.0)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import esper
 import numpy as np
 
-from soundscape.audio.pymath import Array, py_max, py_min
+from soundscape.audio.pymath import Array, positive_max, positive_min, py_max, py_min
 from soundscape.components.emitter import Emitter, revision_stamp
 from soundscape.components.spatial import Position, Velocity
 from soundscape.laws.spatial import (
@@ -207,7 +207,8 @@ class EmitterRows:
         # ref finite and > 0, factor finite and >= 0, d - ref finite (far is) unless the
         # factor is above 0 (0 x inf is NaN): then ref + factor (d - ref) >= ref > 0
         ref, factor = self.ref, self.factor
-        self.plain_inverse = bool((np.isfinite(ref) & (ref > 0.0) & np.isfinite(factor)
+        self.plain_inverse = bool((np.isfinite(ref) & (ref > 0.0) & (self.far >= ref)
+                                   & np.isfinite(factor)
                                    & ((factor > 0.0) | ((factor == 0.0)
                                                         & np.isfinite(self.far)))).all())
         self.any_linear = bool((self.rolloff == LINEAR).any())
@@ -351,11 +352,12 @@ class EmitterRows:
         if distance is None:
             distance = np.sqrt(dx * dx + dy * dy + dz * dz)
         ref, far, factor, rolloff = self.ref, self.far, self.factor, self.rolloff
-        d = py_min(py_max(distance, ref), far)
-        denominator = ref + factor * (d - ref)
-        if self.plain_inverse:  # every denominator >= ref > 0 but a NaN distance's
-            gain = ref / denominator  # (made 0 below)
+        if self.plain_inverse:  # ref > 0, far >= ref: bounds above 0; every denominator
+            d = positive_min(positive_max(distance, ref), far)  # >= ref > 0 but a NaN's
+            gain = ref / (ref + factor * (d - ref))  # (the NaN distances are made 0 below)
         else:
+            d = py_min(py_max(distance, ref), far)
+            denominator = ref + factor * (d - ref)
             gain = np.where(ref <= 0.0, 1.0,
                             np.where(denominator > 0.0, ref / denominator, 1.0))
         if self.any_linear:

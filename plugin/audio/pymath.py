@@ -5,6 +5,10 @@ numpy's ``+ - * /``, ``sqrt``, ``sin`` and ``cos`` give what ``math`` gives (IEE
 correctly rounded, or the same C library); ``np.maximum``/``np.minimum`` do not
 copy Python's ``max``/``min``, which keep their first argument on a tie (``-0.0``
 against ``0.0``) and when the second is NaN. ``py_max``/``py_min`` do.
+
+Against a bound that is a number above 0 (no NaN, no zero), neither case can arise:
+``np.maximum``/``np.minimum`` then give Python's answer to the bit in one pass, where
+``py_max``/``py_min`` take two (``positive_max``/``positive_min`` say so at the call).
 """
 
 from __future__ import annotations
@@ -32,3 +36,22 @@ def py_min(a: Any, b: Any) -> Array:
     [1.0, 3.0]
     """
     return np.where(b < a, b, a)
+
+
+def positive_max(a: Any, bound: Any) -> Array:
+    """``py_max(a, bound)`` for a ``bound`` (a number or an array) above 0 everywhere:
+    a NaN ``a`` stays NaN and an equal pair has one value, as Python's ``max``.
+
+    >>> positive_max(np.array([0.5, float("nan"), 3.0]), 1.0).tolist()
+    [1.0, nan, 3.0]
+    """
+    return np.maximum(a, bound)
+
+
+def positive_min(a: Any, bound: Any) -> Array:
+    """``py_min(a, bound)`` for a ``bound`` above 0 everywhere (or +inf).
+
+    >>> positive_min(np.array([0.5, float("nan"), 3.0]), 1.0).tolist()
+    [0.5, nan, 1.0]
+    """
+    return np.minimum(a, bound)

@@ -19,7 +19,7 @@ from soundscape.audio.commands import SET
 from soundscape.audio.emitter_hearing import bearing_pans
 from soundscape.audio.emitters import Heard, spatial_of
 from soundscape.audio.profiles import apply_law, modern_law_arrays
-from soundscape.audio.pymath import py_max, py_min
+from soundscape.audio.pymath import positive_max, positive_min, py_max, py_min
 from soundscape.components import Emitter, Listener, Position, Velocity
 from soundscape.laws.modern import bearing_pan
 
@@ -73,6 +73,21 @@ def test_py_min_max_keep_pythons_choice():
             got_min = py_min(np.array([a]), np.array([b]))[0]
             for got, want in ((got_max, max(a, b)), (got_min, min(a, b))):
                 assert repr(float(got)) == repr(want)
+
+
+def test_positive_bounds_give_pythons_choice_in_one_pass():
+    """Against a bound above 0 (or +inf for the minimum), np.maximum/np.minimum give
+    Python's max/min to the bit: no NaN bound, no signed-zero tie."""
+    values = np.array([float("nan"), -0.0, 0.0, 1e-300, 0.25, 1.0, 4.0, -1.0, math.inf,
+                       -math.inf])
+    for bound in (1e-300, 0.25, 1.0, 4.0, 343.0):
+        for a in values.tolist():
+            got_max = positive_max(np.array([a]), bound)[0]
+            assert repr(float(got_max)) == repr(max(a, bound))
+            got_min = positive_min(np.array([a]), np.array([bound]))[0]
+            assert repr(float(got_min)) == repr(min(a, bound))
+    for a in values.tolist():
+        assert repr(float(positive_min(np.array([a]), math.inf)[0])) == repr(min(a, math.inf))
 
 
 def test_bearing_pans_equal_the_law_to_the_bit():
