@@ -123,9 +123,9 @@ def hear_rows(service: EmitterService, rows: EmitterRows, xyz: Array, finite: Ar
     pan = bearing_pans(dx, dz, ears.heading_rad, squares[0] + squares[2])
     lowpass = np.zeros(n)
     walled = np.flatnonzero(heard & rows.occlusion & (gain > 0.0)) if rows.any_occlusion \
-        else ()
-    walls = service._walls() if len(walled) else None
-    if walls is not None:
+        else None
+    walls = service._walls() if walled is not None and walled.size else None
+    if walls is not None and walled is not None:
         for row in walled.tolist():
             count, loss_db = walls.hear_through(rows.entities[row],
                                                 rows.positions[row].as_tuple(), ears.xyz)

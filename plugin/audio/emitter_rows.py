@@ -5,9 +5,10 @@
 component was added or removed) whose entities or components are not the rows'
 (``EmitterRows.holds``): the entities and their components, each
 emitter's settings as numpy arrays (read again only for the emitters whose
-``Emitter.revision`` moved), the place and tick each was last seen at (a derived
+``Emitter.revision`` moved, and not looked at when no ``Emitter`` was written at all:
+``revision_stamp``), the place and tick each was last seen at (a derived
 velocity) and the channel each plays on. Each tick every position is read into
-three arrays and every distance, gain, pan and doppler factor is computed with
+one (3, rows) array and every distance, gain, pan and doppler factor is computed with
 array operations (``emitter_hearing.hear_rows``, the array twin of
 ``EmitterService.hear``), and every playing voice is steered at once
 (``emitter_hearing.steer_rows``).
@@ -107,8 +108,9 @@ class EmitterRows:
         self.generation_at = np.full(n, -1, np.int64)
         self.serial_at = np.full(n, -1, np.int64)
         self.sound_ok = np.zeros(n, bool)
-        self._run: tuple[int, int] | bool | None = None
-        """``slot_run``'s answer while no row's channel was read again (None: not known)."""
+        self._run: tuple[int, int] | tuple[()] | None = None
+        """``slot_run``'s answer (``()``: no run) while no row's channel was read again
+        (None: not known)."""
         self.sounds: list[str] = [""] * n
         self.models: list[DistanceModel] = [DistanceModel()] * n
         self.cones: list[tuple[float, float, float, float]] = [(0.0, 360.0, 360.0, 0.0)] * n
@@ -257,8 +259,9 @@ class EmitterRows:
         if self._run is None:
             n, slot = self.count, self.slot
             first = int(slot[0]) if n else -1
-            self._run = (first >= 0 and bool(self.live.all())
-                         and bool((slot == self.every_row + first).all())) and (first, first + n)
+            in_order = (first >= 0 and bool(self.live.all())
+                        and bool((slot == self.every_row + first).all()))
+            self._run = (first, first + n) if in_order else ()
         return self._run or None
 
     # -- places -----------------------------------------------------------------
