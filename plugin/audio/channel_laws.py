@@ -43,21 +43,24 @@ def laws(bank: ChannelBank, stepped: list[Channel], rate_hz: int, sounds: SoundB
 def few_modern_laws(bank: ChannelBank, rate_hz: int) -> None:
     """``laws`` of a bank with columns (``channel_arrays``) of fewer than ``ARRAYS_FROM``
     channels: the same channels stepped, the same skip and the same law
-    (``profiles.modern_law``, what ``apply_law`` runs for them), each channel's
-    ``MODERN_INPUTS`` read from the columns as its turn comes (one slice of
-    ``ChannelColumns.law``, not eight properties; a ``bad_value`` listener may have
-    changed a later one)."""
+    (``profiles.modern_law``, what ``apply_law`` runs for them), the channels'
+    ``MODERN_INPUTS`` read from the columns in one go (not eight properties a
+    channel), and again after a ``bad_value`` (its listeners may change a later one,
+    which the per-channel loop would read as its turn comes)."""
     columns, n = bank.columns, len(bank.channels)
     assert columns is not None
     if bank._law_rows is not None:
         bank._law_rows = None  # the arrays' memory is stale from here on
-    unsent, flags, voice_id = bank._unsent, columns.flags, columns.voice_id
+    unsent = bank._unsent
+    flags = columns.flags[:n].tolist()
+    voice_ids = columns.voice_id[:n].tolist() if unsent else None
     # a voice that started and ended since the last publish still gets its gains
     stepped = [slot for slot in range(n)
-               if flags.item(slot) & PLAYING or voice_id.item(slot) in unsent]
+               if flags[slot] & PLAYING or (voice_ids is not None and voice_ids[slot] in unsent)]
     done, overall = bank._law_inputs, bank.overall_volume
+    law_inputs = columns.law[:, :n].T.tolist()
     for slot in stepped:
-        inputs = tuple(columns.law[:, slot].tolist())
+        inputs = tuple(law_inputs[slot])
         if done.get(slot) == inputs:
             continue  # the same law of the same inputs: gains and step stand
         done[slot] = inputs
@@ -67,6 +70,7 @@ def few_modern_laws(bank: ChannelBank, rate_hz: int) -> None:
             law or (0.0, 0.0, 0.0))
         if law is None:
             report_bad_value(bank, bank.channels[slot])
+            law_inputs = columns.law[:, :n].T.tolist()  # as the listeners left them
 
 
 def modern_laws(bank: ChannelBank, rate_hz: int) -> None:

@@ -506,3 +506,24 @@ def test_an_empty_bank_steps_only_its_time(monkeypatch):
             full._parked.next_pass, full._parked.overall, full._parked.count), tick
     assert fast._parked.count > 0
     assert [dict(r) for r in ctx.events] == [dict(r) for r in ref_ctx.events]
+
+
+@pytest.mark.parametrize("columns", [True, False])
+def test_a_bad_value_listener_changing_a_later_channel_is_heard_in_turn(monkeypatch, columns):
+    """On a few channels the law runs a channel at a time: a ``bad_value`` listener
+    that changes a later channel's volume has the later law read the new volume (the
+    columns' copy of the inputs is read again), as one channel at a time does."""
+    if not columns:
+        monkeypatch.setattr(channels_module, "COLUMN_PROFILES", ())
+    ctx = make_ctx()
+    bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern")
+    for i in range(6):
+        bank.play(bank.acquire(), "tone", volume=0.1 * (i + 1), loop=True)
+    bank.channels[1].volume = float("nan")
+    ctx.events.subscribe(lambda record: record["event"] == "bad_value"
+                         and setattr(bank.channels[4], "volume", 0.9))
+    bank.step(1, ctx.sounds)
+    assert (bank.columns is not None) == columns
+    assert [c.gain_left for c in bank.channels[:2]] == [
+        pytest.approx(0.1 * 2 ** -0.5), 0.0]
+    assert bank.channels[4].gain_left == pytest.approx(0.9 * 2 ** -0.5)
