@@ -5,9 +5,14 @@ stops of culled voices and the starts of restored ones (``soundscape.audio.comma
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
+from itertools import repeat
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from soundscape.audio.commands import (
+    SET,
     Command,
     VoiceParams,
     new_tuple,
@@ -132,22 +137,18 @@ def sets(bank: ChannelBank, out: list[Command]) -> None:
     sending ``SETS_FROM`` voices or more:
     the voices that ended or were culled dropped (a ``stop`` for a culled one), a
     ``set`` for each whose parameters changed, the parameters read from the columns
-    at once (``voice_params``' values, the rooms' send and ear one by one)."""
+    at once (``column_params``; the rooms' send and ear one by one)."""
     columns, sent = bank.columns, bank._sent
     assert columns is not None
     slots = list(sent)
-    voice_ids, flags, audible = (columns.voice_id[slots].tolist(), columns.flags[slots].tolist(),
-                                 columns.audible[slots].tolist())
-    steer = (columns.gain_left[slots].tolist(), columns.gain_right[slots].tolist(),
-             columns.step[slots].tolist(), columns.loop[slots].tolist(),
-             columns.lowpass_hz[slots].tolist(), columns.bus_id[slots].tolist())
-    ramp = bank.profile == "modern"
-    buses = bank.ctx.buses if bank.ctx.has("buses") else None
-    names, bus_of = columns.bus_names, dict[int, tuple[int, bool]]()
+    at = np.fromiter(slots, np.intp, len(slots))  # one index for every gather
+    flags_at = columns.flags[at]
+    voice_ids, flags, audible = (columns.voice_id[at].tolist(), flags_at.tolist(),
+                                 columns.audible[at].tolist())
     rooms = bank.ctx.has("rooms")  # only the rooms feature gives a voice a send or an ear
     unsent, channels = bank._unsent, bank.channels
-    for slot, voice_now, flag, heard, left, right, step, loop, lowpass, bus_id in zip(
-            slots, voice_ids, flags, audible, *steer, strict=True):
+    for slot, voice_now, flag, heard, params in zip(
+            slots, voice_ids, flags, audible, column_params(bank, at, flags_at), strict=True):
         voice, last, sound = sent[slot]
         if voice_now != voice or not flag & PLAYING:
             del sent[slot]  # it ended: the audio side plays it out
@@ -161,19 +162,34 @@ def sets(bank: ChannelBank, out: list[Command]) -> None:
         if rooms and ((channel := channels[slot]).send is not None
                       or channel.ear_rad is not None):
             params = voice_params(bank, channel, sound)  # the rooms feature's mix
-        else:
-            bus, paused = 0, flag & PAUSED != 0
-            if buses is not None:
-                found = bus_of.get(bus_id)
-                if found is None:
-                    found = bus_of[bus_id] = buses.voice_bus(names[bus_id])
-                bus, bus_paused = found
-                paused = paused or bus_paused
-            params = new_tuple(VoiceParams, (left, right, step, loop, paused, True, ramp, None,
-                                             None, None, lowpass, bus))
         if params != last:
-            out.append(set_params(voice, params))
+            # ``set_params`` inlined: a call a voice a tick is a tenth of this loop
+            out.append(new_tuple(Command, (SET, voice, 0, 0.0, None, params, 0.0, (), False)))
             sent[slot] = (voice, params, sound)
+
+
+def column_params(bank: ChannelBank, at: np.ndarray, flags: np.ndarray) -> list[VoiceParams]:
+    """``voice_params`` of the heard voices of slots ``at`` (``flags``: theirs) of a
+    ``modern`` or retail float bank with columns, without a send or an ear, made
+    from the columns at once: each field a gather, the tuples made by ``map``."""
+    columns = bank.columns
+    assert columns is not None
+    n = len(at)
+    paused = flags & PAUSED != 0
+    bus: Iterable[int] = repeat(0, n)
+    if bank.ctx.has("buses"):  # each bus name's (index, paused) asked once
+        buses = bank.ctx.buses
+        index, held = np.array([buses.voice_bus(name) for name in columns.bus_names],
+                               dtype=np.int64).reshape(-1, 2).T
+        ids = columns.bus_id[at]
+        bus = index[ids].tolist()
+        paused |= held[ids] != 0
+    fields = zip(columns.gain_left[at].tolist(), columns.gain_right[at].tolist(),
+                 columns.step[at].tolist(), columns.loop[at].tolist(), paused.tolist(),
+                 repeat(True, n), repeat(bank.profile == "modern", n), repeat(None, n),
+                 repeat(None, n), repeat(None, n), columns.lowpass_hz[at].tolist(), bus,
+                 strict=True)
+    return list(map(new_tuple, repeat(VoiceParams, n), fields))
 
 
 def sound_of(bank: ChannelBank, channel: Channel) -> Sound | None:
