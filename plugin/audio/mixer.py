@@ -180,13 +180,14 @@ class Mixer:
         frames = line.frame + (ticks * self.sample_rate_hz + line.owed) // line.tick_hz
         return max(frames - self.frames_rendered + command.frame, 0.0)
 
-    def _drain(self) -> None:
-        """Apply every queued command (at the start of a block): in place when the rows
-        can take them (``mixer_inplace``), else one by one, then lay the rows out."""
+    def _drain(self, n: int) -> None:
+        """Apply every queued command (at the start of a block of ``n`` frames): in place
+        when the rows can take them (``mixer_inplace``), else one by one, then lay the
+        rows out."""
         batches = self.commands
         batch = batches.popleft() if len(batches) == 1 else \
             Batch.join([batches.popleft() for _ in range(len(batches))])
-        if apply_in_place(self, batch):
+        if apply_in_place(self, batch, n):
             return
         self._sync()
         live = self._live
@@ -304,7 +305,7 @@ class Mixer:
 
     def _block(self, out: np.ndarray, n: int) -> None:
         if self.commands:
-            self._drain()
+            self._drain(n)
         elif self._dirty:
             self._sync()
             self._layout()

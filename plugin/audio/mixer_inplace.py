@@ -49,9 +49,21 @@ if TYPE_CHECKING:
 Placed = list[tuple[int, Voice]]
 """New voices and the freed rows they take."""
 
-SetRows = tuple[list[int], np.ndarray, list[Voice], list[tuple[Any, ...]]]
-"""The last block's sets (``Mixer._set_rows``): their voice ids, rows, voices and
-the voices' params past their gains and step, while the rows hold them."""
+
+
+class SetRows(NamedTuple):
+    """The last block's sets (``Mixer._set_rows``), while the rows hold them."""
+
+    keys: list[int]
+    """Their voice ids, in order."""
+    rows: np.ndarray
+    voices: list[Voice]
+    rests: list[tuple[Any, ...]]
+    """The voices' params past their gains and step."""
+    plain: bool
+    """Every row resampled, none streamed and none twice: their steps can be written
+    at once without checking them (``_moved_steps``). Kinds and streams change only
+    at a layout, which drops these rows."""
 
 
 class Tail(NamedTuple):
@@ -82,16 +94,16 @@ class Gains(NamedTuple):
     """A low-pass cutoff was set (``VoiceDsp.wake``)."""
 
 
-def apply_in_place(mixer: Mixer, batch: Batch) -> bool:
-    """Write ``batch`` into ``mixer``'s rows in place and return True, or change
-    nothing and return False (see the module docstring)."""
+def apply_in_place(mixer: Mixer, batch: Batch, n: int) -> bool:
+    """Write ``batch`` into ``mixer``'s rows in place before a block of ``n`` frames and
+    return True, or change nothing and return False (see the module docstring)."""
     if mixer._has_dying:
         return False  # a cut voice faded out in its row last block: lay out, so its row goes
     cuts = _cuts(mixer, batch.commands, batch.others) if batch.others else ([], [], [], False)
     if cuts is None:
         return False
     stopped, placed, tails, wake = cuts
-    gains = _gain_sets(mixer, batch, stopped, placed)
+    gains = _gain_sets(mixer, batch, stopped, placed, n)
     if gains is None:
         return False
     rows = mixer._rows
@@ -188,9 +200,10 @@ def _tail(mixer: Mixer, voice: Voice, row: int, spec: VoiceParams | None) -> Tai
 
 
 def _gain_sets(mixer: Mixer, batch: Batch, stopped: list[int],
-               placed: Placed) -> Gains | None:
+               placed: Placed, n: int) -> Gains | None:
     """The ``set`` commands' writes, or None (a set the rows cannot take in place).
-    Sets of voices cut in this batch do nothing (before the stop or after it)."""
+    Sets of voices cut in this batch do nothing (before the stop or after it). Moved
+    steps are written for the next ``n`` frames (``Rows.set_steps``)."""
     keys, params = batch.keys, batch.params
     if placed and not {v.key for _row, v in placed}.isdisjoint(keys):
         return None  # a set of a voice started in this batch
@@ -199,12 +212,12 @@ def _gain_sets(mixer: Mixer, batch: Batch, stopped: list[int],
     found = _set_rows(mixer, keys)
     if found is None or batch.rests != found[3]:  # more than gains and steps change
         return _sets_one_by_one(mixer, keys, params, stopped)
-    _keys, at, voices, _rests = found
-    moved = _moved_steps(mixer, at, batch.steps)
+    at, voices = found.rows, found.voices
+    moved = _moved_steps(mixer, found, batch.steps)
     if moved is None:
         return _sets_one_by_one(mixer, keys, params, stopped)
     if moved[0].size:
-        mixer._rows.set_steps(at, batch.steps, *moved)
+        mixer._rows.set_steps(at, batch.steps, *moved, n)
     for voice, p in zip(voices, params, strict=True):
         voice.spec = p
     return Gains(at, batch.gains, False, False, False)
@@ -214,7 +227,7 @@ def _set_rows(mixer: Mixer, keys: list[int]) -> SetRows | None:
     """The rows, voices and rests of the voices ``keys`` names (kept for the next
     block's sets, which are most often the same voices'), or None when one has no row."""
     cached = mixer._set_rows
-    if cached is not None and cached[0] == keys:
+    if cached is not None and cached.keys == keys:
         return cached
     found = list(map(mixer._row_of.get, keys))
     if None in found:
@@ -222,21 +235,28 @@ def _set_rows(mixer: Mixer, keys: list[int]) -> SetRows | None:
     rows = cast(list[int], found)
     voices = list(map(mixer._voices.__getitem__, rows))
     rests = list(map(mixer._rests.__getitem__, rows))
-    mixer._set_rows = (keys, np.array(rows, dtype=np.intp), voices, rests)
+    at = np.array(rows, dtype=np.intp)
+    plain = (len(set(rows)) == len(rows) and bool(mixer._rows.resampled[at].all())
+             and {row for row, _v in mixer._streamed}.isdisjoint(rows))
+    mixer._set_rows = SetRows(keys, at, voices, rests, plain)
     return mixer._set_rows
 
 
-def _moved_steps(mixer: Mixer, at: np.ndarray, steps: np.ndarray
+def _moved_steps(mixer: Mixer, found: SetRows, steps: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray] | None:
-    """The rows among ``at`` whose step ``steps`` moves and the steps they had, or None
-    when one of them cannot take it in place: a row at its own rate (its kind changes)
-    or a streamed voice's (its ring's reserve follows the step: ``Streams.before_fill``)."""
-    rows = mixer._rows
+    """The rows among ``found``'s whose step ``steps`` moves and the steps they had, or
+    None when one of them cannot take it in place: a row at its own rate (its kind
+    changes) or a streamed voice's (its ring's reserve follows the step:
+    ``Streams.before_fill``). When every one of plain rows moves (doppler, every tick),
+    the rows themselves (``Rows.set_steps`` then takes ``steps`` as they are)."""
+    rows, at = mixer._rows, found.rows
     had = rows.step[at]
     changed = steps != had
+    if found.plain and changed.all():
+        return at, had
     moved = at[changed]
-    if not moved.size:
-        return moved, had[:0]
+    if not moved.size or found.plain:
+        return moved, had[changed]
     if not rows.resampled[moved].all():
         return None
     if mixer._streamed and not {row for row, _v in mixer._streamed}.isdisjoint(moved.tolist()):
@@ -333,14 +353,14 @@ def _retriggered(cached: SetRows | None, was: dict[int, int], placed: Placed) ->
     next block's sets find their rows again. None when a cut voice was not among them."""
     if cached is None:
         return None
-    keys, at, voices, rests = list(cached[0]), cached[1], list(cached[2]), list(cached[3])
+    keys, voices, rests = list(cached.keys), list(cached.voices), list(cached.rests)
     for row, voice in placed:
         try:
             i = keys.index(was[row])
         except ValueError:
             return None
         keys[i], voices[i], rests[i] = voice.key, voice, voice.spec[3:]
-    return keys, at, voices, rests
+    return cached._replace(keys=keys, voices=voices, rests=rests)  # the same kinds of rows
 
 
 def fade_tails(tails: list[Tail], data: np.ndarray, ar: np.ndarray, fall: np.ndarray,

@@ -79,7 +79,7 @@ class Rows:
         self._flat_idx32 = np.zeros(size, dtype=np.int32)  # float32 -> int32 casts are SIMD
         self._flat_whole = np.zeros(size, dtype=np.float32)
         self.stepar_buf = np.zeros((self.cap, self.block_frames), dtype=np.float32)
-        self._products = np.zeros((0, self.block_frames), dtype=np.float64)
+        self._products = np.zeros(0, dtype=np.float64)
         """Where ``step_rows`` writes (made on first use: a scene whose steps never move
         does without it)."""
         self.shaped_for = 0
@@ -146,6 +146,10 @@ class Rows:
         for _lo, interp, _s0, _s1, hi, _miles in self.kinds:
             for row in range(interp, hi):
                 self.stepar[row] = self.step_row(float(self.step[row]))
+        self.stepar_frames = self.block_frames
+        """The first columns of ``stepar`` every resampled row has made (``set_steps``
+        writes only a block's); the rows a stream or a row at its own rate has are
+        always whole."""
         self.resampled = np.zeros(n, dtype=bool)
         """Rows that interpolate (``kind_of``): their step can move in place (``set_steps``)."""
         for _lo, interp, _s0, _s1, hi, _miles in self.kinds:
@@ -221,15 +225,21 @@ class Rows:
         return True
 
     def set_steps(self, rows: np.ndarray, steps: np.ndarray, moved: np.ndarray,
-                  had: np.ndarray) -> None:
+                  had: np.ndarray, frames: int | None = None) -> None:
         """New ``steps`` for ``rows`` in place (the sets of a block, every tick while
         doppler moves them), where the resampled rows ``moved`` (among ``rows``) change
         step from ``had``: their ``stepar`` rows are made again all at once
         (``step_rows``) and the safe frames shrink with them (``sped_up``). A row set
-        twice takes its last step."""
+        twice takes its last step; ``moved`` may be ``rows`` itself when every row
+        moved and none is set twice (``steps`` are then theirs as they are).
+
+        ``frames``: only the first ``frames`` columns of ``stepar`` are made (the next
+        block's; a longer block makes the rest first, ``fill``), None: all of them."""
         self.step[rows] = steps
-        now = self.step[moved]
-        self.stepar[moved] = self.step_rows(now)
+        now = steps if moved is rows else self.step[moved]
+        width = self.block_frames if frames is None else min(frames, self.block_frames)
+        self.stepar[moved, :width] = self.step_rows(now, width)
+        self.stepar_frames = min(self.stepar_frames, width)
         self.sped_up(had, now)
 
     def sped_up(self, had: np.ndarray, now: np.ndarray) -> None:
@@ -242,16 +252,25 @@ class Rows:
         if ratio < 1.0:
             self.safe_frames = max(math.floor((self.safe_frames + 1) * ratio) - 1, 0)
 
-    def step_rows(self, steps: np.ndarray) -> np.ndarray:
-        """Each of ``steps`` x 0, 1, 2, ... as float64 (``len(steps)``, block_frames):
-        the same products as ``step_row`` (one float64 multiply each, made float32 when
-        stored). ``einsum``'s outer product runs about twice as fast as a broadcast
-        multiply, whose inner loop of a column times a row is not vectorised. A view
-        of a buffer the next call writes again."""
+    def step_rows(self, steps: np.ndarray, width: int) -> np.ndarray:
+        """Each of ``steps`` x 0, 1, 2, ... ``width - 1`` as float64 (``len(steps)``,
+        ``width``): the same products as ``step_row`` (one float64 multiply each, made
+        float32 when stored). ``einsum``'s outer product runs about twice as fast as a
+        broadcast multiply, whose inner loop of a column times a row is not vectorised.
+        A contiguous view of a buffer the next call writes again."""
         k = steps.shape[0]
-        if self._products.shape[0] < k:  # (more than ``cap``: a row set twice in a block)
-            self._products = np.zeros((max(k, self.cap), self.block_frames), dtype=np.float64)
-        return np.einsum("i,j->ij", steps, self.arf64, out=self._products[:k])
+        if self._products.shape[0] < k * width:  # (more than ``cap``: a row set twice)
+            self._products = np.zeros(max(k, self.cap) * self.block_frames, dtype=np.float64)
+        out = self._products[: k * width].reshape(k, width)
+        return np.einsum("i,j->ij", steps, self.arf64[:width], out=out)
+
+    def restep(self) -> None:
+        """Every resampled row's ``stepar`` made again across all its columns (a block
+        longer than the one ``set_steps`` wrote for)."""
+        for _lo, interp, _s0, _s1, hi, _miles in self.kinds:
+            if hi > interp:
+                self.stepar[interp:hi] = self.step_rows(self.step[interp:hi], self.block_frames)
+        self.stepar_frames = self.block_frames
 
     def step_row(self, step: float) -> np.ndarray:
         """``step`` x 0, 1, 2, ... as float32 (made once a step)."""
@@ -294,6 +313,8 @@ class Rows:
         to ``advance``).
         """
         self.shape_for(n)
+        if n > self.stepar_frames:
+            self.restep()
         edges = n > self.safe_frames
         slow = self.slow_rows(n) if edges else []
         slow_set = set(slow)
