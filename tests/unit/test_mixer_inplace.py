@@ -314,3 +314,38 @@ def test_a_bus_fading_every_block_ramps_its_rows_without_a_layout():
     out = mixer.render(100)[:, 0]  # the retriggered voice starts at its bus's new gain
     assert np.allclose(out, 0.8 * 0.125 + 0.5, atol=1e-6)
     assert not count
+
+
+def test_steps_written_for_a_short_block_are_made_whole_for_a_longer_one(monkeypatch):
+    """Moved steps are written for the next block's frames only (``Rows.set_steps``):
+    a longer block after it makes the rest of every resampled row first
+    (``Rows.restep``), so blocks of 200 frames with sets and blocks of 1,000 without
+    give the bytes of steps written one by one, across the whole row."""
+    from soundscape.audio.mixer_rows import Rows
+
+    rng = np.random.default_rng(3)
+    sounds = [sound(f"w{i}", rng.uniform(-0.5, 0.5, (9000, 1 + i % 2)).astype(np.float32))
+              for i in range(3)]
+    arrays, one_by_one = mixers = Mixer(RATE, 1024), Mixer(RATE, 1024)
+    steps = {key: float(rng.uniform(0.6, 1.4)) for key in range(1, 7)}
+    for key, step in steps.items():
+        for mixer in mixers:
+            mixer.start(key, sounds[key % 3], params(gl=0.5, gr=0.4, step=step, loop=True,
+                                                       ramp=key % 2 == 0))
+    restep, resteps = Rows.restep, []
+    monkeypatch.setattr(Rows, "restep", lambda rows: resteps.append(rows) or restep(rows))
+    real = mixer_inplace._moved_steps
+    for block in range(12):
+        moved = block % 3 != 2  # two blocks of sets, then one long block without
+        outs = []
+        for mixer in mixers:
+            monkeypatch.setattr(mixer_inplace, "_moved_steps",
+                                real if mixer is arrays else lambda *a: None)
+            if moved:
+                mixer.send([cmd.set_params(key, params(gl=0.5, gr=0.4, step=step * 1.01 ** block,
+                                                       loop=True, ramp=key % 2 == 0))
+                            for key, step in steps.items()])
+            outs.append(mixer.render(200 if moved else 1000).tobytes())
+        assert outs[0] == outs[1], block
+    assert resteps and all(rows is arrays._rows for rows in resteps)
+    assert arrays._rows.stepar_frames == 1024  # whole again after the last long block
