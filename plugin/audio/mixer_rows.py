@@ -436,6 +436,9 @@ def read_frames(data: np.ndarray, src: Source, cur_i: int, cur_f: float, step: f
     i0 = np.floor(pos)
     frac = (pos - i0).astype(np.float32)
     i0 = i0.astype(np.int64)
+    if src.loop and min(i0[0], i0[-1]) >= 0:  # (i0 is monotonic) a loop from its start on
+        _read_cycle(data, src, i0, frac, left, right)
+        return
     i1 = i0 + 1
     ok0, ok1 = i0 >= 0, i1 >= 0
     if src.loop:
@@ -451,6 +454,25 @@ def read_frames(data: np.ndarray, src: Source, cur_i: int, cur_f: float, step: f
         x0 = np.where(ok0, data[base + j0], np.float32(0.0))
         x1 = np.where(ok1, data[base + j1], np.float32(0.0))
         dst[:] = x0 + frac * (x1 - x0)
+
+
+def _read_cycle(data: np.ndarray, src: Source, i0: np.ndarray, frac: np.ndarray,
+                left: np.ndarray, right: np.ndarray | None) -> None:
+    """``read_frames`` of a loop whose frames ``i0`` (and so ``i0 + 1``) are all past its
+    start: nothing is silent, each frame wraps into the loop's cycle, and each side is
+    gathered from its own cycle (the bytes ``read_frames`` gives: the same samples and
+    the same float32 interpolation)."""
+    j0 = i0 % src.length
+    j1 = j0 + 1  # (i0 + 1) % length: wrapped by the gather
+    for dst, delta in ((left, 0), (right, src.delta)):
+        if dst is None:
+            continue
+        cycle = data[src.left + delta : src.left + delta + src.length]
+        x0 = cycle.take(j0)
+        x1 = cycle.take(j1, mode="wrap")
+        x1 -= x0
+        x1 *= frac
+        np.add(x0, x1, out=dst)
 
 
 def scale_miles(sl: np.ndarray, sr: np.ndarray, resampled: int) -> None:

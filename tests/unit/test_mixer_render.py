@@ -499,3 +499,50 @@ def test_blocks_of_any_length_fill_contiguous_rows_with_the_same_bytes(monkeypat
     assert outs[0] == outs[1]
     assert widths == {(False, 367), (False, 368), (False, 176), (False, 512), (False, 100),
                       (True, 512)}
+
+
+def _read_frames_everywhere(data, src, cur_i, cur_f, step, ar, left, right):
+    """``mixer_rows.read_frames`` without its shortcut for a loop past its start: every
+    frame masked and wrapped (or clipped) one by one, the reference of its bytes."""
+    pos = float(cur_i) + (cur_f + step * ar)
+    i0 = np.floor(pos)
+    frac = (pos - i0).astype(np.float32)
+    i0 = i0.astype(np.int64)
+    i1 = i0 + 1
+    ok0, ok1 = i0 >= 0, i1 >= 0
+    if src.loop:
+        j0, j1 = i0 % src.length, i1 % src.length
+    else:
+        ok0 &= i0 < src.length
+        ok1 &= i1 < src.length
+        j0, j1 = np.clip(i0, 0, src.length - 1), np.clip(i1, 0, src.length - 1)
+    for dst, delta in ((left, 0), (right, src.delta)):
+        if dst is not None:
+            x0 = np.where(ok0, data[src.left + delta + j0], np.float32(0.0))
+            x1 = np.where(ok1, data[src.left + delta + j1], np.float32(0.0))
+            dst[:] = x0 + frac * (x1 - x0)
+
+
+def test_rows_read_frame_by_frame_give_the_bytes_of_masking_every_frame():
+    """A row near its end, a loop point or a delayed start is read frame by frame
+    (``read_frames``); a loop already past its start skips the masks and wraps each
+    side in its own cycle: the same bytes as masking and wrapping every frame, for
+    loops and one-shots, mono and stereo, short and long, before and after their start."""
+    from soundscape.audio.mixer_rows import Source, read_frames
+
+    rng = np.random.default_rng(8)
+    data = rng.uniform(-1.0, 1.0, 12_000).astype(np.float32)
+    ar = np.arange(700, dtype=np.int64)
+    for _ in range(600):
+        length, stereo = int(rng.integers(3, 2500)), bool(rng.integers(0, 2))
+        src = Source(int(rng.integers(0, 4000)), length + 4 if stereo else 0, length, stereo,
+                     bool(rng.integers(0, 3)))
+        cur_i, cur_f = int(rng.integers(-800, length + 3)), float(rng.random())
+        step = float(rng.choice([1.0, 0.5, rng.uniform(0.05, 4.0)]))
+        n = int(rng.integers(1, 700))
+        outs = []
+        for read in (read_frames, _read_frames_everywhere):
+            sides = [np.full(n, 9.0, np.float32), np.full(n, 9.0, np.float32) if stereo else None]
+            read(data, src, cur_i, cur_f, step, ar[:n], *sides)
+            outs.append([side.tobytes() for side in sides if side is not None])
+        assert outs[0] == outs[1], (src, cur_i, cur_f, step, n)
