@@ -76,12 +76,16 @@ class Rows:
         self._flat_s1 = np.zeros(size, dtype=np.float32)
         self._flat_t = np.zeros(size, dtype=np.float32)
         self._flat_idx = np.zeros(size, dtype=np.intp)  # take() would convert anything else
-        self._flat_idx32 = np.zeros(size, dtype=np.int32)  # float32 -> int32 casts are SIMD
-        self._flat_whole = np.zeros(size, dtype=np.float32)
+        # scratch shares the memory of a buffer written only after it is read (a smaller
+        # working set: the game's own phases run between two blocks): ``idx32`` is cast
+        # into ``idx`` before ``take`` writes ``sl``, ``whole`` into ``idx32`` before
+        # ``lerp`` writes ``s1``
+        self._flat_idx32 = self._flat_l.view(np.int32)  # float32 -> int32 casts are SIMD
+        self._flat_whole = self._flat_s1
         self.stepar_buf = np.zeros((self.cap, self.block_frames), dtype=np.float32)
-        self._products = np.zeros(0, dtype=np.float64)
-        """Where ``step_rows`` writes (made on first use: a scene whose steps never move
-        does without it)."""
+        self._products = self._flat_idx.view(np.float64)
+        """Where ``step_rows`` writes: ``idx``'s memory (the products are cast into
+        ``stepar`` before a fill makes ``idx``), grown apart for a row set twice."""
         self.shaped_for = 0
         """The frames a row of the block buffers holds (``shape_for``)."""
         self.shape_for(self.block_frames)
