@@ -74,8 +74,6 @@ class Tail(NamedTuple):
     cur_i: int
     cur_f: float
     step: float
-    offsets: np.ndarray
-    """``step`` x 0, 1, 2, ... as float32 (``Rows.step_row``)."""
     gain_left: float
     gain_right: float
 
@@ -99,7 +97,7 @@ def apply_in_place(mixer: Mixer, batch: Batch, n: int) -> bool:
     return True, or change nothing and return False (see the module docstring)."""
     if mixer._has_dying:
         return False  # a cut voice faded out in its row last block: lay out, so its row goes
-    cuts = _cuts(mixer, batch.commands, batch.others) if batch.others else ([], [], [], False)
+    cuts = _cuts(mixer, batch) if batch.others else ([], [], [], False)
     if cuts is None:
         return False
     stopped, placed, tails, wake = cuts
@@ -121,11 +119,10 @@ def apply_in_place(mixer: Mixer, batch: Batch, n: int) -> bool:
     return True
 
 
-def _cuts(mixer: Mixer, batch: list[Command], others: list[Command]
-          ) -> tuple[list[int], Placed, list[Tail], bool] | None:
-    """The batch's stops and starts (``others``, in ``batch``'s order) as (voices cut,
-    new voices in the cut ones' rows, the cut modern voices' tails, a low-pass to
-    wake), or None."""
+def _cuts(mixer: Mixer, batch: Batch) -> tuple[list[int], Placed, list[Tail], bool] | None:
+    """The batch's stops and starts (``others``, in order) as (voices cut, new voices in
+    the cut ones' rows, the cut modern voices' tails, a low-pass to wake), or None."""
+    commands, others, keys = batch.commands, batch.others, batch.keys
     live, rows_of = mixer._live, mixer._row_of
     free: dict[Kind, list[int]] = {}
     stopped: list[int] = []
@@ -159,7 +156,7 @@ def _cuts(mixer: Mixer, batch: list[Command], others: list[Command]
         if kind[0]:
             return None  # Redguard rows keep their Miles factors: laid out
         if cut.spec.ramp:
-            tail = _tail(mixer, cut, row, _last_set(batch, command, cut.spec))
+            tail = _tail(mixer, cut, row, _last_set(commands, keys, command, cut.spec))
             if tail is None:
                 return None
             tails.append(tail)
@@ -170,10 +167,14 @@ def _cuts(mixer: Mixer, batch: list[Command], others: list[Command]
     return stopped, placed, tails, wake
 
 
-def _last_set(batch: list[Command], stop: Command, spec: VoiceParams) -> VoiceParams | None:
+def _last_set(batch: list[Command], keys: list[int], stop: Command,
+              spec: VoiceParams) -> VoiceParams | None:
     """The params a voice has when ``stop`` cuts it: its last ``set`` before the stop in
     ``batch`` (its gains aside: a cut modern voice fades from the gains it had), else
-    ``spec``; None when that set changes more than gains and step."""
+    ``spec``; None when that set changes more than gains and step. ``keys``: the
+    batch's set voices (``Batch.keys``): a culled virtual voice is not among them."""
+    if stop.voice not in keys:
+        return spec
     for command in reversed(batch[: batch.index(stop)]):
         if command.voice == stop.voice and command.op == cmd.SET and command.params is not None:
             params = command.params
@@ -195,7 +196,7 @@ def _tail(mixer: Mixer, voice: Voice, row: int, spec: VoiceParams | None) -> Tai
         return None
     rows, seg = mixer._rows, voice.seg
     return Tail(Source(seg.left, seg.right - seg.left, seg.frames, seg.stereo, spec.loop),
-                int(rows.cur_i[row]), float(rows.cur_f[row]), spec.step, rows.step_row(spec.step),
+                int(rows.cur_i[row]), float(rows.cur_f[row]), spec.step,
                 float(rows.g0l[row]) * bus, float(rows.g0r[row]) * bus)
 
 
@@ -372,11 +373,9 @@ def fade_tails(tails: list[Tail], data: np.ndarray, ar: np.ndarray, fall: np.nda
     sides, weights, frac = buf[0:2, :n], buf[2:4, :n], buf[4, :n]
     for tail in tails:
         _read_tail(data, tail, ar[:n], frac, weights, sides)
-        if not tail.src.stereo:
-            np.copyto(sides[1], sides[0])  # a mono voice's one channel on both sides
         np.multiply(fall, np.array([[tail.gain_left], [tail.gain_right]], dtype=np.float32),
                     out=weights)
-        weights *= sides
+        weights *= sides if tail.src.stereo else sides[0]  # a mono voice's one on both sides
         acc += weights
 
 
@@ -398,7 +397,10 @@ def _read_tail(data: np.ndarray, tail: Tail, ar: np.ndarray, frac: np.ndarray,
         if stereo:
             sides[1] = data[start + src.delta : start + src.delta + n]
         return
-    np.add(tail.offsets[:n], np.float32(tail.cur_f), out=frac)
+    # ``step`` x 0, 1, 2, ... as float32 (``Rows.step_row``'s products, for this block's
+    # frames only: a cut voice's step is seldom seen again)
+    offsets = (tail.step * ar).astype(np.float32)
+    np.add(offsets, np.float32(tail.cur_f), out=frac)
     whole = np.floor(frac)
     frac -= whole
     if stereo:  # both sides in one gather each: left at start, right at start + delta

@@ -205,8 +205,8 @@ class Rows:
         self.cur_i[row], self.cur_f[row] = voice.cur_i, voice.cur_f
         if self.step[row] != spec.step:
             self.step[row] = spec.step
-            if self.resampled[row]:
-                self.stepar[row] = self.step_row(float(spec.step))
+            if self.resampled[row]:  # ``step_row``'s products, not kept: doppler's steps
+                self.stepar[row] = spec.step * self.arf64  # are seldom seen twice
         self.loop[row] = spec.loop
         self.jumps[row] = not spec.ramp
         self.g0[:, row] = voice.g_left, voice.g_right
