@@ -144,15 +144,16 @@ class Mixer:
         only reads it. ``tick``: the game tick these commands complete.
         """
         batch = list(commands)
-        for command in batch:
-            if command.op == cmd.START and command.sound is not None:
-                if is_streamed(command.sound):
-                    self.streams.open(command)  # its ring and first blocks
-                else:
-                    self.store.segment(command.sound, command.params is not None
-                                       and command.params.miles is not None)
         if batch:
-            self.commands.append(Batch.of(batch))
+            split = Batch.of(batch)
+            for command in split.others:  # (the starts are there, not among the sets)
+                if command.op == cmd.START and command.sound is not None:
+                    if is_streamed(command.sound):
+                        self.streams.open(command)  # its ring and first blocks
+                    else:
+                        self.store.segment(command.sound, command.params is not None
+                                           and command.params.miles is not None)
+            self.commands.append(split)
         if tick is not None:
             self.published_tick = tick
 
