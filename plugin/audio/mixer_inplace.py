@@ -210,8 +210,8 @@ def _gain_sets(mixer: Mixer, batch: Batch, stopped: list[int],
         return None  # a set of a voice started in this batch
     # a set of a voice cut in this batch is written into its row, which a start then
     # takes (``_place`` writes the new voice over it), or is skipped one by one
-    found = _set_rows(mixer, keys)
-    if found is None or batch.rests != found[3]:  # more than gains and steps change
+    found = _set_rows(mixer, keys, stopped)
+    if found is None or batch.rests != found.rests:  # more than gains and steps change
         return _sets_one_by_one(mixer, keys, params, stopped)
     at, voices = found.rows, found.voices
     moved = _moved_steps(mixer, found, batch.steps)
@@ -224,23 +224,42 @@ def _gain_sets(mixer: Mixer, batch: Batch, stopped: list[int],
     return Gains(at, batch.gains, False, False, False)
 
 
-def _set_rows(mixer: Mixer, keys: list[int]) -> SetRows | None:
-    """The rows, voices and rests of the voices ``keys`` names (kept for the next
-    block's sets, which are most often the same voices'), or None when one has no row."""
+def _set_rows(mixer: Mixer, keys: list[int], stopped: list[int]) -> SetRows | None:
+    """The rows, voices and rests of the voices ``keys`` names, or None when one has no
+    row. They are kept for the next block's sets, which are most often the same
+    voices', or those but one ``stopped`` in this batch (a culled virtual voice)."""
     cached = mixer._set_rows
-    if cached is not None and cached.keys == keys:
-        return cached
+    if cached is not None:
+        if cached.keys == keys:
+            return cached
+        if len(stopped) == 1 and len(keys) + 1 == len(cached.keys):
+            kept = _without(cached, stopped[0])
+            if kept is not None and kept.keys == keys:
+                mixer._set_rows = kept
+                return kept
     found = list(map(mixer._row_of.get, keys))
     if None in found:
         return None
     rows = cast(list[int], found)
     voices = list(map(mixer._voices.__getitem__, rows))
     rests = list(map(mixer._rests.__getitem__, rows))
-    at = np.array(rows, dtype=np.intp)
-    plain = (len(set(rows)) == len(rows) and bool(mixer._rows.resampled[at].all())
-             and {row for row, _v in mixer._streamed}.isdisjoint(rows))
-    mixer._set_rows = SetRows(keys, at, voices, rests, plain)
+    plain = len(set(rows)) == len(rows) and (
+        mixer._rows.all_resampled or bool(mixer._rows.resampled[rows].all())) and (
+        not mixer._streamed or {row for row, _v in mixer._streamed}.isdisjoint(rows))
+    mixer._set_rows = SetRows(keys, np.array(rows, dtype=np.intp), voices, rests, plain)
     return mixer._set_rows
+
+
+def _without(cached: SetRows, key: int) -> SetRows | None:
+    """``cached`` without voice ``key``'s set (None: it has none)."""
+    try:
+        i = cached.keys.index(key)
+    except ValueError:
+        return None
+    j, rows = i + 1, cached.rows
+    return SetRows(cached.keys[:i] + cached.keys[j:], np.concatenate((rows[:i], rows[j:])),
+                   cached.voices[:i] + cached.voices[j:], cached.rests[:i] + cached.rests[j:],
+                   cached.plain)
 
 
 def _moved_steps(mixer: Mixer, found: SetRows, steps: np.ndarray
@@ -351,9 +370,15 @@ def _place(mixer: Mixer, stopped: list[int], placed: Placed) -> None:
 def _retriggered(cached: SetRows | None, was: dict[int, int], placed: Placed) -> SetRows | None:
     """The last block's set rows with each retriggered voice in its cut one's place: a
     game sets a retriggered sound where it set the cut one (its channel's slot), so the
-    next block's sets find their rows again. None when a cut voice was not among them."""
+    next block's sets find their rows again. A single new voice whose cut one had no
+    set (a culled virtual voice: its stop came instead) comes last, where a voice
+    restored from virtual is set (``channel_stream.restore``). Else None."""
     if cached is None:
         return None
+    if len(placed) == 1 and was[placed[0][0]] not in cached.keys:
+        row, voice = placed[0]  # its row was not among them: each row is there once still
+        return SetRows(cached.keys + [voice.key], np.concatenate((cached.rows, (row,))),
+                       cached.voices + [voice], cached.rests + [voice.spec[3:]], cached.plain)
     keys, voices, rests = list(cached.keys), list(cached.voices), list(cached.rests)
     for row, voice in placed:
         try:

@@ -158,6 +158,8 @@ class Rows:
         """Rows that interpolate (``kind_of``): their step can move in place (``set_steps``)."""
         for _lo, interp, _s0, _s1, hi, _miles in self.kinds:
             self.resampled[interp:hi] = True
+        self.all_resampled = bool(self.resampled.all())
+        """Every row interpolates (a scene of moving sources: doppler moves every step)."""
         self.loop = np.array([v.spec.loop for v in voices], dtype=bool)
         g1 = [(0.0, 0.0) if v.fate == "dying" else (v.spec.gain_left, v.spec.gain_right)
               for v in voices]

@@ -349,3 +349,45 @@ def test_steps_written_for_a_short_block_are_made_whole_for_a_longer_one(monkeyp
         assert outs[0] == outs[1], block
     assert resteps and all(rows is arrays._rows for rows in resteps)
     assert arrays._rows.stepar_frames == 1024  # whole again after the last long block
+
+
+def test_a_virtual_bank_s_churn_keeps_its_set_rows_with_the_same_bytes():
+    """What a virtual bank sends as its loudest voices change: every block a ``set`` for
+    each voice (its step moving), and in most blocks one culled (a ``stop`` instead of
+    its set) and one restored in its row (a ``start`` fading in, set last from the next
+    block on). The set rows carry over (the cut voice's left out, the new one put
+    last): the next block finds them without looking them up, and the bytes are those
+    of a mixer that looks them up every block."""
+    rng = np.random.default_rng(9)
+    snd = sound("hum", rng.uniform(-0.5, 0.5, (4000, 1)).astype(np.float32))
+    carried, fresh = mixers = Mixer(RATE, 256), Mixer(RATE, 256)
+    steps = {key: float(rng.uniform(0.8, 1.2)) for key in range(1, 9)}
+
+    def voice(key: int) -> cmd.VoiceParams:
+        return params(gl=float(rng.uniform(0, 1)), gr=float(rng.uniform(0, 1)), step=steps[key],
+                      loop=True, ramp=True)
+
+    for key in steps:
+        p = voice(key)
+        for mixer in mixers:
+            mixer.start(key, snd, p)
+    next_key, found = 100, []
+    for block in range(40):
+        for key in steps:
+            steps[key] *= float(rng.uniform(0.98, 1.02))
+        culled = int(rng.choice(list(steps))) if block % 4 else None
+        batch = [cmd.set_params(key, voice(key)) if key != culled else cmd.stop(key)
+                 for key in steps]
+        if culled is not None:
+            del steps[culled]
+            steps[next_key] = float(rng.uniform(0.8, 1.2))
+            batch.append(cmd.start(next_key, snd, voice(next_key), fade_in=True))
+            next_key += 1
+        for mixer in mixers:
+            mixer.send(batch)
+        fresh._set_rows = None  # looked up again every block
+        outs = [mixer.render(256).tobytes() for mixer in mixers]
+        assert outs[0] == outs[1], block
+        cached = carried._set_rows
+        found.append(cached is not None and cached.keys == list(steps))
+    assert all(found[1:])
