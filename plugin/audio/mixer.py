@@ -362,8 +362,7 @@ class Mixer:
         gain = 0.0 if self.muted else self._master_gain
         if gain != 1.0:
             acc *= np.float32(gain)
-        out[:, 0] = acc[0]
-        out[:, 1] = acc[1]
+        out[...] = acc.T  # (frames, 2) from (2, frames): one strided copy
 
     def _mix_float(self, acc: np.ndarray, f: int, n: int) -> None:
         rows = self._rows

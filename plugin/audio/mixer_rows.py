@@ -172,6 +172,7 @@ class Rows:
         self.g0l, self.g0r = self.g0
         self.g1l, self.g1r = self.g1
         self.jumps = np.array([not v.spec.ramp for v in voices], dtype=bool)
+        self.any_jumps = bool(self.jumps.any())
         """Rows whose gain changes apply at once (retail); the others ramp (``modern``)."""
         self.ramping = bool(n) and bool(
             np.any(self.g0l != self.g1l) or np.any(self.g0r != self.g1r))
@@ -211,6 +212,7 @@ class Rows:
                 self.stepar[row] = spec.step * self.arf64  # are seldom seen twice
         self.loop[row] = spec.loop
         self.jumps[row] = not spec.ramp
+        self.any_jumps = self.any_jumps or not spec.ramp
         self.g0[:, row] = voice.g_left, voice.g_right
         self.g1[:, row] = spec.gain_left, spec.gain_right
         self.gains = None
@@ -416,7 +418,8 @@ class Rows:
         outside a block (every write keeps them so), so copying them all where ``jumps``
         is the same as copying the rows set."""
         self.g1[:, rows] = gains
-        np.copyto(self.g0, self.g1, where=self.jumps)
+        if self.any_jumps:  # (no row of a ``modern`` bank's does)
+            np.copyto(self.g0, self.g1, where=self.jumps)
         self.gains = None
         self.ramping = bool((self.g0 != self.g1).any())
 
@@ -496,8 +499,8 @@ def scale_miles(sl: np.ndarray, sr: np.ndarray, resampled: int) -> None:
 def lerp(data: np.ndarray, idx: np.ndarray, dst: np.ndarray, tmp: np.ndarray,
           frac: np.ndarray) -> None:
     """dst = x0 + frac (x1 - x0) with x0 = data[idx], x1 = data[idx + 1]."""
-    np.take(data, idx, out=dst, mode="wrap")
-    np.take(data[1:], idx, out=tmp, mode="wrap")
+    data.take(idx, out=dst, mode="wrap")  # (the method: ``np.take`` is a Python call more)
+    data[1:].take(idx, out=tmp, mode="wrap")
     np.subtract(tmp, dst, out=tmp)
     np.multiply(tmp, frac, out=tmp)
     np.add(dst, tmp, out=dst)
