@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from soundscape.audio.profiles import MAX_STEP
-from soundscape.audio.pymath import py_max, py_min
+from soundscape.audio.pymath import all_set, any_set, py_max, py_min
 from soundscape.components.channel import PAUSED, PLAYING, UPDATING, Channel
 
 if TYPE_CHECKING:
@@ -117,9 +117,9 @@ def advance_few(bank: ChannelBank, ticks: int, held: frozenset[str] | set[str]) 
 def all_plain(columns: ChannelColumns, n: int, held: frozenset[str] | set[str]) -> bool:
     """Whether every one of the first ``n`` slots plainly plays: playing, not paused,
     no end to clear, no fade or fader moving (a NaN rate moves), its bus not held."""
-    if columns.fading[:n].any() or columns.level_rate_per_tick[:n].any():
+    if any_set(columns.fading[:n]) or any_set(columns.level_rate_per_tick[:n]):
         return False
-    if not (columns.flags[:n] & (PLAYING | PAUSED | UPDATING) == PLAYING).all():
+    if not all_set(columns.flags[:n] & (PLAYING | PAUSED | UPDATING) == PLAYING):
         return False
     return not held or not np.isin(columns.bus_id[:n], bus_ids(columns, held)).any()
 
@@ -155,7 +155,7 @@ def move_cursors(bank: ChannelBank, columns: ChannelColumns, n: int, at: np.ndar
             cursor = columns.cursor_frames[at] + frames
             columns.cursor_frames[at] = cursor
         before_end = cursor < part(columns.length_frames)
-    if before_end.all():
+    if all_set(before_end):
         return NO_SLOTS
     return ends(columns, n, at, cursor, ~before_end)
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from soundscape.audio.channel_arrays import ARRAYS_FROM
+from soundscape.audio.pymath import all_set
 from soundscape.audio.virtual import PARK_AFTER_TICKS, signature
 from soundscape.components.channel import PAUSED, PLAYING, Channel
 
@@ -74,7 +75,7 @@ def cull_columns(bank: ChannelBank) -> None:
             return
     is_playing = columns.flags[:n] & PLAYING
     playing: np.ndarray | None
-    if is_playing.all():  # a bank of emitters: no gathers
+    if all_set(is_playing):  # a bank of emitters: no gathers
         playing, audible = None, columns.audible[:n]
         left, right = columns.gain_left[:n], columns.gain_right[:n]
     else:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from soundscape.audio.profiles import MODERN_INPUTS, apply_law, modern_law, modern_law_arrays
+from soundscape.audio.pymath import all_set
 from soundscape.components.channel import PLAYING, Channel
 
 if TYPE_CHECKING:
@@ -87,14 +88,14 @@ def modern_laws(bank: ChannelBank, rate_hz: int) -> None:
     law = columns.law[:, :n]
     moved = moved_slots(law, rows[:, :n])
     playing = columns.flags[:n] & PLAYING
-    if playing.all():  # every channel plays (a bank of emitters): each that moved
+    if all_set(playing):  # every channel plays (a bank of emitters): each that moved
         changed = moved
     else:
         stepped = playing != 0
         if bank._unsent:  # a voice that started and ended since the last publish
             stepped |= np.isin(columns.voice_id[:n], list(bank._unsent))
         changed = stepped if moved is None else moved & stepped
-    if changed is None or changed.all():  # every channel changed: no gathers
+    if changed is None or all_set(changed):  # every channel changed: no gathers
         rows[:, :n] = law
         gains, step, usable = modern_law_arrays(bank.overall_volume, law, rate_hz)
         columns.gains[:, :n], columns.step[:n] = gains, step
@@ -135,7 +136,7 @@ def moved_slots(law: np.ndarray, last: np.ndarray) -> np.ndarray | None:
     """Which columns of ``law`` differ from ``last`` in any row (a NaN always does);
     None when every one does. The pan row first: when the listener walks or turns
     every voice's pan moves, and that one row answers for all."""
-    if (law[PAN_ROW] != last[PAN_ROW]).all():
+    if all_set(law[PAN_ROW] != last[PAN_ROW]):
         return None
     return (law != last).any(axis=0)
 

@@ -55,3 +55,23 @@ def positive_min(a: Any, bound: Any) -> Array:
     [0.5, nan, 1.0]
     """
     return np.minimum(a, bound)
+
+
+def all_set(values: Array) -> bool:
+    """``values.all()`` (every element nonzero) as one C count, ``np.count_nonzero``,
+    without the reduction machinery of ``ndarray.all`` (the column paths test a few
+    masks a tick).
+
+    >>> all_set(np.array([1, 2])), all_set(np.array([True, False])), all_set(np.zeros(0))
+    (True, False, True)
+    """
+    return int(np.count_nonzero(values)) == values.size
+
+
+def any_set(values: Array) -> bool:
+    """``values.any()`` as one C count (a NaN counts, as for ``any``).
+
+    >>> any_set(np.array([0.0, -0.0])), any_set(np.array([0.0, float("nan")]))
+    (False, True)
+    """
+    return bool(np.count_nonzero(values))
