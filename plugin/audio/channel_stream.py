@@ -142,13 +142,12 @@ def sets(bank: ChannelBank, out: list[Command]) -> None:
     assert columns is not None
     slots = list(sent)
     at = np.fromiter(slots, np.intp, len(slots))  # one index for every gather
-    flags_at = columns.flags[at]
-    voice_ids, flags, audible = (columns.voice_id[at].tolist(), flags_at.tolist(),
+    voice_ids, flags, audible = (columns.voice_id[at].tolist(), columns.flags[at].tolist(),
                                  columns.audible[at].tolist())
     rooms = bank.ctx.has("rooms")  # only the rooms feature gives a voice a send or an ear
     unsent, channels = bank._unsent, bank.channels
     for slot, voice_now, flag, heard, params in zip(
-            slots, voice_ids, flags, audible, column_params(bank, at, flags_at), strict=True):
+            slots, voice_ids, flags, audible, column_params(bank, at, flags), strict=True):
         voice, last, sound = sent[slot]
         if voice_now != voice or not flag & PLAYING:
             del sent[slot]  # it ended: the audio side plays it out
@@ -168,24 +167,31 @@ def sets(bank: ChannelBank, out: list[Command]) -> None:
             sent[slot] = (voice, params, sound)
 
 
-def column_params(bank: ChannelBank, at: np.ndarray, flags: np.ndarray) -> list[VoiceParams]:
+def column_params(bank: ChannelBank, at: np.ndarray, flags: list[int]) -> list[VoiceParams]:
     """``voice_params`` of the heard voices of slots ``at`` (``flags``: theirs) of a
     ``modern`` or retail float bank with columns, without a send or an ear, made
-    from the columns at once: each field a gather, the tuples made by ``map``."""
+    from the columns at once: each float field a gather, the tuples made by ``map``;
+    the pause and the bus (a bank's voices most often on one) in Python, which costs
+    less than a numpy call a step over a few dozen voices."""
     columns = bank.columns
     assert columns is not None
     n = len(at)
-    paused = flags & PAUSED != 0
+    paused: Iterable[bool] = [flag & PAUSED != 0 for flag in flags]
     bus: Iterable[int] = repeat(0, n)
     if bank.ctx.has("buses"):  # each bus name's (index, paused) asked once
         buses = bank.ctx.buses
-        index, held = np.array([buses.voice_bus(name) for name in columns.bus_names],
-                               dtype=np.int64).reshape(-1, 2).T
-        ids = columns.bus_id[at]
-        bus = index[ids].tolist()
-        paused |= held[ids] != 0
+        table = [buses.voice_bus(name) for name in columns.bus_names]
+        if len(table) == 1:  # every voice on one bus: nothing to gather
+            index, held = table[0]
+            bus = repeat(index, n)
+            if held:
+                paused = repeat(True, n)
+        else:
+            ids = columns.bus_id[at].tolist()
+            bus = [table[i][0] for i in ids]
+            paused = [stopped or table[i][1] for stopped, i in zip(paused, ids, strict=True)]
     fields = zip(columns.gain_left[at].tolist(), columns.gain_right[at].tolist(),
-                 columns.step[at].tolist(), columns.loop[at].tolist(), paused.tolist(),
+                 columns.step[at].tolist(), columns.loop[at].tolist(), paused,
                  repeat(True, n), repeat(bank.profile == "modern", n), repeat(None, n),
                  repeat(None, n), repeat(None, n), columns.lowpass_hz[at].tolist(), bus,
                  strict=True)

@@ -527,3 +527,42 @@ def test_a_bad_value_listener_changing_a_later_channel_is_heard_in_turn(monkeypa
     assert [c.gain_left for c in bank.channels[:2]] == [
         pytest.approx(0.1 * 2 ** -0.5), 0.0]
     assert bank.channels[4].gain_left == pytest.approx(0.9 * 2 ** -0.5)
+
+
+@pytest.mark.parametrize("bus", ["sfx", "master"])
+def test_the_sets_of_a_bank_on_one_bus_carry_its_pause(monkeypatch, bus):
+    """A bank with columns whose voices are all on one bus reads that bus's index and
+    pause once for all of them (``channel_stream.column_params``): pausing the bus, and
+    a voice paused on its own, give the sets the voices sent one by one give."""
+
+    def run(from_columns: bool) -> list[str]:
+        monkeypatch.setattr(channel_stream, "SETS_FROM",
+                            8 if from_columns else 1 << 30)
+        ctx = make_ctx()
+        ctx.buses = Buses()
+        bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
+                           real_voices=12)
+        for i in range(12):
+            bank.play(bank.acquire(), "tone", volume=0.1 * (i + 1), pan=0.1 * i - 0.5,
+                      loop=True, bus=bus)
+        assert bank.columns is not None
+        handles = [bank.handle(channel) for channel in bank.channels]
+        sent: list[str] = []
+        for tick in range(6):
+            if tick == 2:
+                ctx.buses[bus].paused = True
+            if tick == 3:
+                bank.pause(handles[4], True)
+            if tick == 4:
+                ctx.buses[bus].paused = False
+            for handle in handles:
+                bank.set_volume(handle, 0.05 * (tick + 1))
+            bank.step(1, ctx.sounds)
+            out: list[Command] = []
+            bank.commands(1, out)
+            bank.mark_published()
+            sent.extend(repr((c.op, c.voice, c.params)) for c in out)
+        assert any("paused=True" in s for s in sent)
+        return sent
+
+    assert run(True) == run(False)
