@@ -391,10 +391,9 @@ class Rows:
         The ramped gains become the current ones. Returns True when a
         non-looping row has passed its end (the voices need laying out again).
         """
-        pos = self.cur_f + self.step * n
-        whole = np.floor(pos)
-        self.cur_f = pos - whole
-        self.cur_i += whole.astype(np.int64)
+        # divmod by 1 gives floor(pos) and pos - floor(pos) to the bit, in one call
+        whole, self.cur_f = np.divmod(self.cur_f + self.step * n, 1.0)
+        np.add(self.cur_i, whole, out=self.cur_i, casting="unsafe")  # whole frames: exact
         if self.ramping:  # copies: a later set writes g1 in place (Mixer._set_gains)
             np.copyto(self.g0, self.g1)
             self.gains = None

@@ -546,3 +546,25 @@ def test_rows_read_frame_by_frame_give_the_bytes_of_masking_every_frame():
             read(data, src, cur_i, cur_f, step, ar[:n], *sides)
             outs.append([side.tobytes() for side in sides if side is not None])
         assert outs[0] == outs[1], (src, cur_i, cur_f, step, n)
+
+
+def test_cursors_move_on_by_floor_to_the_bit():
+    """``Rows.advance`` splits each cursor with one ``np.divmod`` by 1: the whole and
+    fractional frames that ``floor(pos)`` and ``pos - floor(pos)`` give, bit for bit,
+    block after block, for steps small, large and odd."""
+    rng = np.random.default_rng(12)
+    mixer = Mixer(RATE, 300)
+    steps = [float(s) for s in rng.uniform(0.01, 7.0, 9)] + [1.0, 0.5]
+    for key, step in enumerate(steps):
+        start(mixer, sound(f"c{key}", NOISE), key=key, step=step, loop=True)
+    mixer.render(300)
+    rows = mixer._rows
+    cur_i, cur_f = rows.cur_i.copy(), rows.cur_f.copy()
+    for n in (300, 17, 299, 300, 1):
+        mixer.render(n)
+        pos = cur_f + rows.step * n
+        whole = np.floor(pos)
+        cur_f, cur_i = pos - whole, cur_i + whole.astype(np.int64)
+        cur_i = np.where(rows.loop & (cur_i >= rows.length), cur_i % rows.length, cur_i)
+        assert np.array_equal(rows.cur_f.view(np.int64), cur_f.view(np.int64))
+        assert np.array_equal(rows.cur_i, cur_i)
