@@ -360,7 +360,8 @@ class Rows:
         # store stays under 2^31 frames (``mixer_store.MAX_FRAMES``)
         idx32 = self.idx32[a:b, :n]
         np.copyto(idx32, whole, casting="unsafe")
-        np.add(idx32, (self.left[a:b] + self.cur_i[a:b]).astype(np.int32)[:, None], out=idx32)
+        base = np.add(self.left[a:b], self.cur_i[a:b], dtype=np.int32, casting="unsafe")
+        np.add(idx32, base[:, None], out=idx32)
         np.copyto(idx, idx32)
         # rows flagged slow may point anywhere: "wrap" keeps them in bounds until redone
         lerp(data, idx, self.sl[a:b, :n], self.s1[a:b, :n], frac)
