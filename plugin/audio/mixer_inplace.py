@@ -41,6 +41,7 @@ from soundscape.audio.commands import Command, VoiceParams
 from soundscape.audio.mixer_batch import Batch
 from soundscape.audio.mixer_rows import Kind, Source, kind_of, lerp, read_frames
 from soundscape.audio.mixer_voice import Voice, faded_in
+from soundscape.audio.pymath import all_set
 from soundscape.audio.streams import is_streamed
 
 if TYPE_CHECKING:
@@ -272,12 +273,12 @@ def _moved_steps(mixer: Mixer, found: SetRows, steps: np.ndarray
     rows, at = mixer._rows, found.rows
     had = rows.step[at]
     changed = steps != had
-    if found.plain and changed.all():
+    if found.plain and all_set(changed):
         return at, had
     moved = at[changed]
     if not moved.size or found.plain:
         return moved, had[changed]
-    if not rows.resampled[moved].all():
+    if not all_set(rows.resampled[moved]):
         return None
     if mixer._streamed and not {row for row, _v in mixer._streamed}.isdisjoint(moved.tolist()):
         return None

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from soundscape.audio.mixer_sum import MILES_FULL_SCALE, Gains, gain_buffers, stereo_runs
+from soundscape.audio.pymath import any_set
 
 Kind = tuple[bool, bool, bool, bool]
 """A row's kind: (Miles integer path, resampled, stereo, ramped gains)."""
@@ -217,7 +218,7 @@ class Rows:
         self.g1[:, row] = spec.gain_left, spec.gain_right
         self.gains = None
         if self.ramping:  # the cut voice's row may have been the one moving
-            self.ramping = bool((self.g0 != self.g1).any())
+            self.ramping = any_set(self.g0 != self.g1)
         else:
             self.ramping = voice.g_left != spec.gain_left or voice.g_right != spec.gain_right
         self.recount_row(row, voice.cur_i, voice.cur_f, seg.frames, spec.step)
@@ -403,9 +404,9 @@ class Rows:
         if not edges:
             return False
         wrap = self.loop & (self.cur_i >= self.length)
-        if wrap.any():
+        if any_set(wrap):
             self.cur_i[wrap] %= self.length[wrap]
-        ended = bool((~self.loop & (self.cur_i >= self.length)).any())
+        ended = any_set(~self.loop & (self.cur_i >= self.length))
         self.recount()
         return ended
 
@@ -421,7 +422,7 @@ class Rows:
         if self.any_jumps:  # (no row of a ``modern`` bank's does)
             np.copyto(self.g0, self.g1, where=self.jumps)
         self.gains = None
-        self.ramping = bool((self.g0 != self.g1).any())
+        self.ramping = any_set(self.g0 != self.g1)
 
 
 class Source(NamedTuple):
