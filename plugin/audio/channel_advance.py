@@ -53,22 +53,30 @@ def advance_one(bank: ChannelBank, channel: Channel, ticks: int,
                              role="on_end")
 
 
-def advance_columns(bank: ChannelBank, ticks: int, held: frozenset[str] | set[str]) -> None:
+def advance_columns(bank: ChannelBank, ticks: int, held: frozenset[str] | set[str]
+                    ) -> np.ndarray | None:
     """``advance`` of a ``modern`` bank (``channel_arrays``) with no ``on_end`` callback:
     the cursors of its plainly playing channels (not paused, fading or held) move in
     one array step over the columns (``held_rate_hz``'s float operations, so the same
     numbers); the channels with anything else to do, and those that reached their
-    end, go one by one in slot order (``advance_one``)."""
+    end, go one by one in slot order (``advance_one``).
+
+    Returns every channel's held playback rate (``held_rate_hz``) when every one
+    plainly played and none reached its end: then every channel still plays and no
+    game code ran (no event, no callback), so the law step may take the rates and
+    the plain state as they are (``ChannelBank.step``); else None.
+    """
     columns, n = bank.columns, len(bank.channels)
     assert columns is not None
     if not n:
-        return
+        return None
     columns.advanced[:n] = ticks
     channels = bank.channels
     if all_plain(columns, n, held):  # a bank of emitters: no masks, no gathers
-        for i in move_cursors(bank, columns, n, None, ticks).tolist():
+        rates, ended = move_cursors(bank, columns, n, None, ticks)
+        for i in ended.tolist():
             advance_one(bank, channels[i], ticks, held, moved=True)
-        return
+        return None if ended.size else rates
     flags, fading = columns.flags[:n], columns.fading[:n]
     plain = (flags & (PLAYING | PAUSED | UPDATING) == PLAYING) & ~fading \
         & (columns.level_rate_per_tick[:n] == 0.0)
@@ -78,9 +86,10 @@ def advance_columns(bank: ChannelBank, ticks: int, held: frozenset[str] | set[st
     todo = ~plain & (fading | (flags & UPDATING != 0) | (flags & (PLAYING | PAUSED) == PLAYING))
     at = plain.nonzero()[0]
     if at.size:
-        todo[move_cursors(bank, columns, n, at, ticks)] = True
+        todo[move_cursors(bank, columns, n, at, ticks)[1]] = True
     for i in todo.nonzero()[0].tolist():
         advance_one(bank, channels[i], ticks, held, moved=bool(plain[i]))
+    return None
 
 
 def advance_few(bank: ChannelBank, ticks: int, held: frozenset[str] | set[str]) -> None:
@@ -130,10 +139,10 @@ def bus_ids(columns: ChannelColumns, names: frozenset[str] | set[str]) -> list[i
 
 
 def move_cursors(bank: ChannelBank, columns: ChannelColumns, n: int, at: np.ndarray | None,
-                 ticks: int) -> np.ndarray:
+                 ticks: int) -> tuple[np.ndarray, np.ndarray]:
     """The array step of ``advance_columns``: the cursors of the slots ``at`` (None: the
-    first ``n``) move on; loops that reach their end wrap. Returns the other slots
-    that reached their end, in slot order."""
+    first ``n``) move on; loops that reach their end wrap. Returns the slots' held
+    rates and the other slots that reached their end, in slot order."""
     def part(column: np.ndarray) -> np.ndarray:
         return column[:n] if at is None else column[at]
 
@@ -146,8 +155,7 @@ def move_cursors(bank: ChannelBank, columns: ChannelColumns, n: int, at: np.ndar
         else:
             held_rate = np.where(np.isfinite(rate), py_min(py_max(rate, 0.0), cap), 0.0)
         # cursor + rate * ticks / tick_hz, as advance_one; x * 1 is x
-        frames = held_rate * ticks if ticks != 1 else held_rate
-        frames /= bank.ctx.clock.tick_hz
+        frames = (held_rate * ticks if ticks != 1 else held_rate) / bank.ctx.clock.tick_hz
         if at is None:
             cursor = columns.cursor_frames[:n]
             cursor += frames  # in place: the column's own slots
@@ -156,8 +164,8 @@ def move_cursors(bank: ChannelBank, columns: ChannelColumns, n: int, at: np.ndar
             columns.cursor_frames[at] = cursor
         before_end = cursor < part(columns.length_frames)
     if all_set(before_end):
-        return NO_SLOTS
-    return ends(columns, n, at, cursor, ~before_end)
+        return held_rate, NO_SLOTS
+    return held_rate, ends(columns, n, at, cursor, ~before_end)
 
 
 def ends(columns: ChannelColumns, n: int, at: np.ndarray | None, cursor: np.ndarray,

@@ -57,9 +57,11 @@ def cull_voices(bank: ChannelBank) -> None:
     park(bank, awake)
 
 
-def cull_columns(bank: ChannelBank) -> None:
+def cull_columns(bank: ChannelBank, *, every_plays: bool = False) -> None:
     """``cull_voices`` of a ``modern`` bank (``channel_arrays``), from its columns: the
-    same loudness (Python's ``max(gain_left, gain_right)``), ranks and events."""
+    same loudness (Python's ``max(gain_left, gain_right)``), ranks and events.
+    ``every_plays``: the caller knows that every channel plays (the flags need no
+    reading)."""
     columns, n = bank.columns, len(bank.channels)
     assert columns is not None
     if not n:
@@ -73,9 +75,9 @@ def cull_columns(bank: ChannelBank) -> None:
                 if not columns.audible.item(slot):
                     set_audible(bank, bank.channels[slot], True, rank)
             return
-    is_playing = columns.flags[:n] & PLAYING
+    is_playing = None if every_plays else columns.flags[:n] & PLAYING
     playing: np.ndarray | None
-    if all_set(is_playing):  # a bank of emitters: no gathers
+    if is_playing is None or all_set(is_playing):  # a bank of emitters: no gathers
         playing, audible = None, columns.audible[:n]
         left, right = columns.gain_left[:n], columns.gain_right[:n]
     else:

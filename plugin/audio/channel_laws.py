@@ -74,43 +74,50 @@ def few_modern_laws(bank: ChannelBank, rate_hz: int) -> None:
             law_inputs = columns.law[:, :n].T.tolist()  # as the listeners left them
 
 
-def modern_laws(bank: ChannelBank, rate_hz: int) -> None:
+def modern_laws(bank: ChannelBank, rate_hz: int, rates: np.ndarray | None = None) -> bool:
     """The laws of a ``modern`` bank (``channel_arrays``) over its columns: the
     ``MODERN_INPUTS`` (``ChannelColumns.law``) of every playing channel (and of a voice
     that started and ended since the last publish) compared with the inputs of each
     slot's last law (``_law_rows``, a column a slot), and ``profiles.modern_law_arrays``
-    on the ones that changed, written back to the columns."""
+    on the ones that changed, written back to the columns.
+
+    ``rates``: what ``channel_advance.advance_columns`` returned this step (every
+    channel plays; their held rates, the step's numerator), or None. Returns whether
+    every channel plays, as far as no ``bad_value`` listener ran (what the cull may
+    take as it is).
+    """
     columns, n = bank.columns, len(bank.channels)
     assert columns is not None
     if not n:
-        return
+        return False
     rows = law_memory(bank, n)
     law = columns.law[:, :n]
     moved = moved_slots(law, rows[:, :n])
-    playing = columns.flags[:n] & PLAYING
-    if all_set(playing):  # every channel plays (a bank of emitters): each that moved
+    every_plays = rates is not None or all_set(columns.flags[:n] & PLAYING)
+    if every_plays:  # (a bank of emitters): each that moved steps
         changed = moved
     else:
-        stepped = playing != 0
+        stepped = columns.flags[:n] & PLAYING != 0
         if bank._unsent:  # a voice that started and ended since the last publish
             stepped |= np.isin(columns.voice_id[:n], list(bank._unsent))
         changed = stepped if moved is None else moved & stepped
     if changed is None or all_set(changed):  # every channel changed: no gathers
         rows[:, :n] = law
-        gains, step, usable = modern_law_arrays(bank.overall_volume, law, rate_hz)
+        gains, step, usable = modern_law_arrays(bank.overall_volume, law, rate_hz, rates)
         columns.gains[:, :n], columns.step[:n] = gains, step
         if usable is not None:
             report_bad_values(bank, np.flatnonzero(~usable))
-        return
+        return every_plays and usable is None
     slots = changed.nonzero()[0]
     if not slots.size:
-        return
+        return every_plays
     inputs = law[:, slots]
     rows[:, slots] = inputs
     gains, step, usable = modern_law_arrays(bank.overall_volume, inputs, rate_hz)
     columns.gains[:, slots], columns.step[slots] = gains, step
     if usable is not None:
         report_bad_values(bank, slots[~usable])
+    return every_plays and usable is None
 
 
 def law_memory(bank: ChannelBank, n: int) -> np.ndarray:

@@ -269,12 +269,14 @@ class ChannelBank:
         (``profiles.held_rate_hz``: 0 for a negative or non-finite rate)."""
         return held_rate_hz(self.profile, channel, self.ctx.settings.sample_rate_hz)
 
-    def advance(self, ticks: int) -> None:
+    def advance(self, ticks: int) -> np.ndarray | None:
         """Move every playing channel on by ``ticks``: fades, cursors and ends.
 
         A sound that ends clears PLAYING, sets UPDATING and calls the ``on_end``
         callbacks with the frames it overshot, so an owner can start the next
-        sound on the same channel without a gap.
+        sound on the same channel without a gap. Returns what
+        ``channel_advance.advance_columns`` found (every channel's held rate when
+        every one plainly played and none ended), else None.
         """
         channel_advance.slide_overall(self)
         held = self.ctx.buses.paused_names if self.ctx.has("buses") else frozenset()
@@ -282,9 +284,8 @@ class ChannelBank:
         if self.columns is not None:
             if self.on_end or len(self.channels) < ARRAYS_FROM:
                 channel_advance.advance_few(self, ticks, held)
-            else:
-                channel_advance.advance_columns(self, ticks, held)
-            return
+                return None
+            return channel_advance.advance_columns(self, ticks, held)
         channels = (self.channels if self._parked is None
                     else channel_cull.advance_parked(self, ticks, held))
         advanced = self._advanced_ticks
@@ -292,6 +293,7 @@ class ChannelBank:
             advanced[channel.index] = ticks
             if channel.fading or channel.flags & (PLAYING | UPDATING):  # else nothing to do
                 channel_advance.advance_one(self, channel, ticks, held)
+        return None
 
     # -- phase CHANNELS --------------------------------------------------------------
 
@@ -316,7 +318,7 @@ class ChannelBank:
             if self._parked is not None:
                 channel_cull.park(self, [])  # its parking passes keep their ticks
             return
-        self.advance(ticks)
+        rates = self.advance(ticks)
         rate_hz = self.ctx.settings.sample_rate_hz
         context = (self.profile, self.overall_volume, rate_hz)
         if context != self._law_context:
@@ -325,10 +327,13 @@ class ChannelBank:
             self._law_rows = None
         if self.columns is not None:
             if len(self.channels) >= ARRAYS_FROM:
-                channel_laws.modern_laws(self, rate_hz)
+                # what the advance found (every channel plays, their rates) holds until
+                # game code runs: the laws take it, the cull if no bad_value was told
+                every_plays = channel_laws.modern_laws(self, rate_hz, rates)
+                channel_cull.cull_columns(self, every_plays=every_plays)
             else:
                 channel_laws.few_modern_laws(self, rate_hz)
-            self.cull_voices()
+                self.cull_voices()
             return
         # a virtual bank's parked voices keep the gains of their unchanged inputs
         channels = self.channels if self._parked is None else channel_cull.awake_channels(self)

@@ -197,12 +197,14 @@ of ``modern_law_arrays``' rows (a bank with columns keeps them as the rows of on
 matrix, ``channel_arrays.ChannelColumns.law``)."""
 
 
-def modern_law_arrays(overall_volume: float, inputs: np.ndarray[Any, Any], output_rate_hz: int
-                      ) -> tuple[Any, ...]:
+def modern_law_arrays(overall_volume: float, inputs: np.ndarray[Any, Any], output_rate_hz: int,
+                      held_rates: np.ndarray[Any, Any] | None = None) -> tuple[Any, ...]:
     """``apply_law`` of the ``modern`` profile over arrays: (gains, step, usable) from
     ``MODERN_INPUTS`` rows, ``gains`` the rows gain_left and gain_right (as
     ``channel_arrays.ChannelColumns.gains``), the unusable ones zero; ``usable`` is
-    None when every one is.
+    None when every one is. ``held_rates``: each column's ``held_rate_hz`` when the
+    caller has them (``channel_advance.advance_columns`` held the same rates), the
+    step's numerator.
 
     The same float operations in the same order as ``equal_power``, ``apply_law`` and
     ``held_rate_hz``, over arrays (``soundscape.audio.pymath``): the same numbers to
@@ -219,7 +221,10 @@ def modern_law_arrays(overall_volume: float, inputs: np.ndarray[Any, Any], outpu
         if not gains_fit(gains):
             fits = (np.abs(gains) <= MAX_GAIN).all(axis=0)  # a NaN gain does not fit
             usable = fits if usable is None else usable & fits
-        step = step_arrays(source_hz * pitch, output_rate_hz)
+        if held_rates is None:
+            step = step_arrays(source_hz * pitch, output_rate_hz)
+        else:
+            step = held_rates / float(output_rate_hz)
     if usable is None or usable.all():
         return gains, step, None
     return np.where(usable, gains, 0.0), np.where(usable, step, 0.0), usable

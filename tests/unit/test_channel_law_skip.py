@@ -15,7 +15,7 @@ from soundscape.audio import channels as channels_module
 from soundscape.audio.buses import Buses
 from soundscape.audio.channels import ensure_bank
 from soundscape.audio.commands import SET, Command
-from soundscape.audio.profiles import MODERN_INPUTS, apply_law, modern_law_arrays
+from soundscape.audio.profiles import MODERN_INPUTS, apply_law, held_rate_hz, modern_law_arrays
 from soundscape.audio.sounds import SoundBank
 from soundscape.components.channel import Channel
 
@@ -147,6 +147,10 @@ def assert_array_laws_equal_the_law(overall: float, channels: list[Channel]) -> 
                                                       strict=True):
         channel.gain_left, channel.gain_right, channel.step = gain_left, gain_right, frames
     silenced = [] if usable is None else [channels[i] for i in np.flatnonzero(~usable)]
+    # the advance's held rates, when given, make the same step
+    held = np.array([held_rate_hz("modern", c, ctx.settings.sample_rate_hz) for c in copies])
+    again = modern_law_arrays(overall, inputs, ctx.settings.sample_rate_hz, held)
+    assert repr([gains.tolist(), step.tolist()]) == repr([again[0].tolist(), again[1].tolist()])
     failed = [c.index for c in copies
               if not apply_law(bank, c, ctx.settings.sample_rate_hz, 16)]
     assert [c.index for c in silenced] == failed
@@ -391,8 +395,8 @@ def test_a_bank_growing_past_arrays_from_steps_as_one_channel_at_a_time(monkeypa
     sizes: list[int] = []
     modern_laws = channel_laws.modern_laws
     monkeypatch.setattr(channel_laws, "modern_laws",
-                        lambda bank, rate: sizes.append(len(bank.channels))
-                        or modern_laws(bank, rate))
+                        lambda bank, *args: sizes.append(len(bank.channels))
+                        or modern_laws(bank, *args))
     arrays = _busy_bank(True, monkeypatch, voices=3)
     one_by_one = _busy_bank(False, monkeypatch, voices=3)
     assert len(arrays[0]) < ARRAYS_FROM and 20 < len(sizes) < 100
@@ -566,3 +570,40 @@ def test_the_sets_of_a_bank_on_one_bus_carry_its_pause(monkeypatch, bus):
         return sent
 
     assert run(True) == run(False)
+
+
+def _listener_stops_a_voice(columns: bool, monkeypatch: pytest.MonkeyPatch,
+                            all_move: bool) -> tuple:
+    """20 plainly playing voices, 4 real; a NaN volume whose ``bad_value`` listener
+    stops the loudest voice in the middle of the law step (every voice's pan moved
+    too when ``all_move``). The events and which voices are audible after."""
+    if not columns:
+        monkeypatch.setattr(channels_module, "COLUMN_PROFILES", ())
+    ctx = make_ctx()
+    bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
+                       real_voices=4)
+    handles = []
+    for i in range(20):
+        handles.append(handle := bank.acquire())
+        bank.play(handle, "tone", volume=0.04 * (i + 1), loop=True)
+    bank.step(1, ctx.sounds)
+    ctx.events.subscribe(lambda record: record["event"] == "bad_value"
+                         and bank.stop(handles[19]))
+    bank.channels[5].volume = float("nan")
+    for channel in bank.channels if all_move else ():
+        channel.pan = 0.25
+    bank.step(1, ctx.sounds)
+    assert (bank.columns is not None) == columns
+    return ([repr(dict(e)) for e in ctx.events], [c.audible for c in bank.channels])
+
+
+@pytest.mark.parametrize("all_move", [True, False])
+def test_the_cull_reads_the_flags_after_a_bad_value_listener(monkeypatch, all_move):
+    """What the advance found (every voice plays) is not taken past game code: a
+    ``bad_value`` listener that stops a voice during the laws (of every voice, or of
+    the one that changed) has the cull rank without it, as one channel at a time does."""
+    arrays = _listener_stops_a_voice(True, monkeypatch, all_move)
+    one_by_one = _listener_stops_a_voice(False, monkeypatch, all_move)
+    assert any("'stop'" in e for e in arrays[0])
+    assert "'restore'" in arrays[0][-1] and "'channel': 15" in arrays[0][-1]
+    assert arrays == one_by_one
