@@ -18,7 +18,7 @@ import numpy as np
 
 from soundscape.audio.emitter_rows import PLACE, EmitterRows
 from soundscape.audio.emitter_types import NOWHERE, STILL, Heard, Spatial, Vec3
-from soundscape.audio.pymath import Array, positive_max, positive_min, py_min
+from soundscape.audio.pymath import Array, all_set, any_set, positive_max, positive_min, py_min
 from soundscape.components.channel import PLAYING
 from soundscape.laws.modern import PAN_SCALE_RANGE
 from soundscape.laws.spatial import (
@@ -88,7 +88,7 @@ def doppler_pitches(line: Array, source_velocity: Array,
         usable &= np.isfinite(v_l)
         top = c - factor * hold_below(v_l, limit)
     denominator: Any = c
-    if not (plain and not source_velocity.any()):
+    if not (plain and not any_set(source_velocity)):
         v_s = (line * source_velocity).sum(axis=0) / distance
         usable &= np.isfinite(v_s)
         denominator = c - factor * hold_below(v_s, limit)
@@ -96,7 +96,7 @@ def doppler_pitches(line: Array, source_velocity: Array,
         return np.ones(n)  # c / c, for every row
     pitch = positive_min(positive_max(top / denominator, DOPPLER_MIN_PITCH), DOPPLER_MAX_PITCH)
     if denominator is c:  # c > 0: no source outruns its sound
-        return pitch if usable.all() else np.where(usable, pitch, 1.0)
+        return pitch if all_set(usable) else np.where(usable, pitch, 1.0)
     return np.where(usable, np.where(denominator <= 0.0, DOPPLER_MAX_PITCH, pitch), 1.0)
 
 
@@ -133,12 +133,12 @@ def hear_rows(service: EmitterService, rows: EmitterRows, xyz: Array, finite: Ar
                 gain[row] = gain[row] * transmission_gain(loss_db)
                 lowpass[row] = wall_cutoff_hz(count)
     doppler = np.ones(n)
-    if service.doppler_factor != 0.0 and moving.any():
+    if service.doppler_factor != 0.0 and any_set(moving):
         # the line from each source to the listener is -offset (negation is exact)
         shift = doppler_pitches(-offset, velocity, ears.velocity, service.speed_of_sound_mps,
                                 service.doppler_factor, distance)
-        doppler = shift if moving.all() else np.where(moving, shift, 1.0)
-    if not finite.all():
+        doppler = shift if all_set(moving) else np.where(moving, shift, 1.0)
+    if not all_set(finite):
         gain[~finite], pan[~finite], doppler[~finite], lowpass[~finite] = 0.0, 0.0, 1.0, 0.0
     return gain, pan, doppler, lowpass
 
@@ -149,11 +149,11 @@ def row_velocities(service: EmitterService, rows: EmitterRows, moving: Array, xy
     ``Velocity`` component, else the derived one (a listener's entity keeps its
     track in ``_tracks``, shared with ``ears``)."""
     n = rows.count
-    if not moving.any():
+    if not any_set(moving):
         return np.zeros((3, n))
     tick, tick_hz = service.ctx.clock.tick, service.ctx.clock.tick_hz
     shared = [row for ent in service._tracks if (row := rows.row_of.get(ent)) is not None]
-    if not shared and not rows.any_given and moving.all():  # every row derived
+    if not shared and not rows.any_given and all_set(moving):  # every row derived
         return rows.derived_velocity(rows.every_row, xyz, tick, tick_hz,
                                      service.speed_of_sound_mps ** 2)
     velocity = np.zeros((3, n))
@@ -219,13 +219,13 @@ def steer_run(rows: EmitterRows, run: slice, gain: Array, pan: Array, pitch: Arr
     when a voice is no longer its row's (``steer_rows`` then sorts them out)."""
     ok = ((columns.generation[run] == rows.generation_at) & (columns.serial[run] == rows.serial_at)
           & (columns.flags[run] & PLAYING != 0) & rows.sound_ok)
-    if not ok.all():
+    if not all_set(ok):
         return False
     columns.volume[run], columns.pan[run] = gain, pan
     columns.pitch[run], columns.lowpass_hz[run] = pitch, lowpass
-    if moved.all():
+    if all_set(moved):
         columns.place[:, run] = rows.xyz
-    elif moved.any():
+    elif any_set(moved):
         np.copyto(columns.place[:, run], rows.xyz, where=moved)
     return True
 

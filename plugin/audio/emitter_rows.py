@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import esper
 import numpy as np
 
-from soundscape.audio.pymath import Array, positive_max, positive_min, py_max, py_min
+from soundscape.audio.pymath import Array, all_set, positive_max, positive_min, py_max, py_min
 from soundscape.components.emitter import Emitter, revision_stamp
 from soundscape.components.spatial import Position, Velocity
 from soundscape.laws.spatial import (
@@ -288,7 +288,7 @@ class EmitterRows:
             v = (place - self.track_xyz) * (tick_hz / float(tick - seen_at))
             # the sum over axis 0 adds x, y, z in that order, as the per-row law
             subsonic = (v * v).sum(axis=0) < limit_sq
-            if not subsonic.all():
+            if not all_set(subsonic):
                 v[:, ~subsonic] = 0.0  # teleports (and NaN moves)
             self.track_velocity, self.track_xyz = v, place.copy()  # ``place`` is rows.xyz
             self.track_tick.fill(tick)

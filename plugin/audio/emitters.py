@@ -74,6 +74,7 @@ from soundscape.audio.emitter_types import (
     spatial_of,
 )
 from soundscape.audio.play2d import check_bus
+from soundscape.audio.pymath import all_set
 from soundscape.components.emitter import Emitter, check_distances, check_seconds, check_spatial
 from soundscape.components.spatial import Position, Velocity
 from soundscape.errors import SoundscapeError
@@ -349,7 +350,7 @@ class EmitterService:
         rows.xyz = xyz
         update = set(steer_rows(rows, gain, pan, pitch, lowpass, moved, self.bank))
         update.update(np.flatnonzero(~(rows.idle | rows.live)).tolist())
-        check = set() if finite.all() else set(
+        check = set() if all_set(finite) else set(
             np.flatnonzero(~np.isfinite(xyz).all(axis=0)).tolist())
         self._follow_up(rows, update, check, lambda row: Heard(
             float(gain[row]), float(pan[row]), float(doppler[row]), float(lowpass[row])))
