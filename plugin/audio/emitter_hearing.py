@@ -63,18 +63,19 @@ def bearing_pans(dx: Array, dz: Array, heading_rad: float, planar_sq: Array | No
     return pan
 
 
-def doppler_pitches(line: Array, source_velocity: Array,
+def doppler_pitches(offset: Array, source_velocity: Array,
                     listener_velocity: tuple[float, float, float], speed_of_sound_mps: float,
                     doppler_factor: float, distance: Array | None = None) -> Array:
-    """``laws.spatial.doppler_pitch`` of every row; ``line`` the line from each source
-    to the listener (3 x rows), ``source_velocity`` 3 x rows; ``distance``: its length,
-    if already computed (the squares of ``-line`` are those of ``line``, to the bit)."""
+    """``laws.spatial.doppler_pitch`` of every row; ``offset`` each source's place minus
+    the listener's (3 x rows: the law's line from the source to the listener is
+    ``-offset``), ``source_velocity`` 3 x rows; ``distance``: its length, if already
+    computed (the squares of ``-offset`` are those of ``offset``, to the bit)."""
     c, factor = speed_of_sound_mps, doppler_factor
-    n = line.shape[1]
+    n = offset.shape[1]
     if factor == 0.0 or not c > 0.0:
         return np.ones(n)
     if distance is None:
-        distance = np.sqrt((line * line).sum(axis=0))
+        distance = np.sqrt((offset * offset).sum(axis=0))
     usable = (distance > 0.0) & (distance < math.inf)
     limit = c / abs(factor)
     # a finite factor: limit and the pitch bounds are numbers above 0 (``positive_min``)
@@ -83,13 +84,16 @@ def doppler_pitches(line: Array, source_velocity: Array,
     # a still listener or still sources: (c - factor * 0) is c to the bit
     top: Any = c
     if not (plain and listener_velocity == (0.0, 0.0, 0.0)):
-        # each sum over axis 0 adds the x, y, z terms in that order, as the per-row law
-        v_l = (line * np.array(listener_velocity)[:, None]).sum(axis=0) / distance
+        # each sum over axis 0 adds the x, y, z terms in that order, as the per-row law;
+        # (-dx) * v is dx * (-v) to the bit, so the velocity is negated, not the offsets
+        toward = np.array([-listener_velocity[0], -listener_velocity[1],
+                           -listener_velocity[2]])[:, None]
+        v_l = (offset * toward).sum(axis=0) / distance
         usable &= np.isfinite(v_l)
         top = c - factor * hold_below(v_l, limit)
     denominator: Any = c
     if not (plain and not any_set(source_velocity)):
-        v_s = (line * source_velocity).sum(axis=0) / distance
+        v_s = (-offset * source_velocity).sum(axis=0) / distance
         usable &= np.isfinite(v_s)
         denominator = c - factor * hold_below(v_s, limit)
     if top is c and denominator is c:
@@ -134,8 +138,7 @@ def hear_rows(service: EmitterService, rows: EmitterRows, xyz: Array, finite: Ar
                 lowpass[row] = wall_cutoff_hz(count)
     doppler = np.ones(n)
     if service.doppler_factor != 0.0 and any_set(moving):
-        # the line from each source to the listener is -offset (negation is exact)
-        shift = doppler_pitches(-offset, velocity, ears.velocity, service.speed_of_sound_mps,
+        shift = doppler_pitches(offset, velocity, ears.velocity, service.speed_of_sound_mps,
                                 service.doppler_factor, distance)
         doppler = shift if all_set(moving) else np.where(moving, shift, 1.0)
     if not all_set(finite):

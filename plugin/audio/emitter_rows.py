@@ -284,6 +284,12 @@ class EmitterRows:
         seen_at = self.all_seen_at
         self.all_seen_at = None
         if rows.size == self.count and seen_at is not None and seen_at != tick:
+            if np.array_equal(place, self.track_xyz):  # none moved (and no NaN place):
+                # (x - x) * rate is 0 (-0 for a -0 beside a 0: the same pitch)
+                self.track_velocity = np.zeros((3, self.count))
+                self.track_tick.fill(tick)
+                self.all_seen_at = tick
+                return np.zeros((3, self.count))
             # each seen at the same earlier tick: one rate, one pass over the three axes
             v = (place - self.track_xyz) * (tick_hz / float(tick - seen_at))
             # the sum over axis 0 adds x, y, z in that order, as the per-row law
