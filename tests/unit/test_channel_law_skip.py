@@ -607,3 +607,51 @@ def test_the_cull_reads_the_flags_after_a_bad_value_listener(monkeypatch, all_mo
     assert any("'stop'" in e for e in arrays[0])
     assert "'restore'" in arrays[0][-1] and "'channel': 15" in arrays[0][-1]
     assert arrays == one_by_one
+
+
+def test_restores_read_from_the_columns_send_what_the_channels_send(monkeypatch):
+    """A voice back from virtual in a bank with columns is started from its slot's
+    columns (``channel_stream.restore_from_columns``): loops and one-shots, pitched,
+    a voice paused, its bus paused and resumed, restored after one to three ticks a
+    step; the commands are those read through the channels (``restore_channel``)."""
+
+    def run(from_columns: bool) -> tuple[list[str], int]:
+        taken: list[int] = []
+        read = channel_stream.restore_from_columns if from_columns \
+            else channel_stream.restore_channel
+        monkeypatch.setattr(channel_stream, "restore_from_columns",
+                            lambda bank, channel, *args: taken.append(channel.index)
+                            or read(bank, channel, *args))
+        ctx = make_ctx()
+        ctx.buses = Buses()
+        ctx.sounds.add("blip", np.linspace(-1, 1, 3_000, dtype=np.float32), 48_000)
+        bank = ensure_bank(ctx, "modern", count=0, policy="virtual", profile="modern",
+                           real_voices=5)
+        rng = random.Random(11)
+        handles = []
+        for i in range(16):
+            handles.append(handle := bank.acquire())
+            bank.play(handle, "tone" if i % 3 else "blip", volume=rng.uniform(0.1, 1),
+                      pitch=rng.choice([1.0, 0.5, 1.25]), loop=i % 4 != 0,
+                      bus="music" if i % 2 else "sfx")
+        assert bank.columns is not None
+        sent: list[str] = []
+        for tick in range(60):
+            if tick in (20, 31):
+                ctx.buses["music"].paused = not ctx.buses["music"].paused
+            if tick == 25:
+                bank.pause(handles[3], True)
+            for handle in rng.sample(handles, 6):
+                bank.set_volume(handle, rng.uniform(0.05, 1.0))
+            bank.step(rng.choice([1, 1, 2, 3]), ctx.sounds)
+            out: list[Command] = []
+            bank.commands(tick, out)
+            bank.mark_published()
+            sent.extend(repr(tuple(c)) for c in out)
+            sent.append(repr([c.voice_id for c in bank.channels]))
+        return sent, len(taken)
+
+    got, restores = run(True)
+    want, _ = run(False)
+    assert restores > 20
+    assert got == want
