@@ -228,13 +228,13 @@ def _gain_sets(mixer: Mixer, batch: Batch, stopped: list[int],
 def _set_rows(mixer: Mixer, keys: list[int], stopped: list[int]) -> SetRows | None:
     """The rows, voices and rests of the voices ``keys`` names, or None when one has no
     row. They are kept for the next block's sets, which are most often the same
-    voices', or those but one ``stopped`` in this batch (a culled virtual voice)."""
+    voices', or those but the ones ``stopped`` in this batch (culled virtual voices)."""
     cached = mixer._set_rows
     if cached is not None:
         if cached.keys == keys:
             return cached
-        if len(stopped) == 1 and len(keys) + 1 == len(cached.keys):
-            kept = _without(cached, stopped[0])
+        if stopped and len(keys) + len(stopped) == len(cached.keys):
+            kept = _without(cached, stopped)
             if kept is not None and kept.keys == keys:
                 mixer._set_rows = kept
                 return kept
@@ -251,16 +251,22 @@ def _set_rows(mixer: Mixer, keys: list[int], stopped: list[int]) -> SetRows | No
     return mixer._set_rows
 
 
-def _without(cached: SetRows, key: int) -> SetRows | None:
-    """``cached`` without voice ``key``'s set (None: it has none)."""
+def _without(cached: SetRows, stopped: list[int]) -> SetRows | None:
+    """``cached`` without the sets of the voices ``stopped`` (None: one has none)."""
+    keys = cached.keys
     try:
-        i = cached.keys.index(key)
+        cut = sorted(keys.index(key) for key in stopped)
     except ValueError:
         return None
-    j, rows = i + 1, cached.rows
-    return SetRows(cached.keys[:i] + cached.keys[j:], np.concatenate((rows[:i], rows[j:])),
-                   cached.voices[:i] + cached.voices[j:], cached.rests[:i] + cached.rests[j:],
-                   cached.plain)
+    if len(cut) == 1:  # (most often: one voice culled in a tick)
+        i = cut[0]
+        j, rows = i + 1, cached.rows
+        return SetRows(keys[:i] + keys[j:], np.concatenate((rows[:i], rows[j:])),
+                       cached.voices[:i] + cached.voices[j:],
+                       cached.rests[:i] + cached.rests[j:], cached.plain)
+    kept = [i for i in range(len(keys)) if i not in cut]
+    return SetRows([keys[i] for i in kept], cached.rows[kept], [cached.voices[i] for i in kept],
+                   [cached.rests[i] for i in kept], cached.plain)
 
 
 def _moved_steps(mixer: Mixer, found: SetRows, steps: np.ndarray
@@ -365,29 +371,36 @@ def _place(mixer: Mixer, stopped: list[int], placed: Placed) -> None:
         mixer._rests[row] = voice.spec[3:]
         rows.replace(row, voice)
         mixer.buses.place(row, voice.spec.bus, voice.bus_gain)
-    mixer._set_rows = _retriggered(mixer._set_rows, was, placed)
+    mixer._set_rows = _retriggered(mixer._set_rows, was, placed, rows.resampled)
 
 
-def _retriggered(cached: SetRows | None, was: dict[int, int], placed: Placed) -> SetRows | None:
+def _retriggered(cached: SetRows | None, was: dict[int, int], placed: Placed,
+                 resampled: np.ndarray) -> SetRows | None:
     """The last block's set rows with each retriggered voice in its cut one's place: a
     game sets a retriggered sound where it set the cut one (its channel's slot), so the
-    next block's sets find their rows again. A single new voice whose cut one had no
-    set (a culled virtual voice: its stop came instead) comes last, where a voice
-    restored from virtual is set (``channel_stream.restore``). Else None."""
+    next block's sets find their rows again. A new voice whose cut one had no set (a
+    culled virtual voice: its stop came instead) comes last, in the order they were
+    placed, where voices restored from virtual are set (``channel_stream.restore``, in
+    the order of the starts). ``resampled``: the rows' (``Rows.resampled``), so the
+    rows stay ``plain`` only while each is. None when there were no set rows."""
     if cached is None:
         return None
-    if len(placed) == 1 and was[placed[0][0]] not in cached.keys:
-        row, voice = placed[0]  # its row was not among them: each row is there once still
-        return SetRows(cached.keys + [voice.key], np.concatenate((cached.rows, (row,))),
-                       cached.voices + [voice], cached.rests + [voice.spec[3:]], cached.plain)
     keys, voices, rests = list(cached.keys), list(cached.voices), list(cached.rests)
+    added: list[int] = []
     for row, voice in placed:
         try:
             i = keys.index(was[row])
-        except ValueError:
-            return None
+        except ValueError:  # its row was not among them: each row is there once still
+            added.append(row)
+            keys.append(voice.key)
+            voices.append(voice)
+            rests.append(voice.spec[3:])
+            continue
         keys[i], voices[i], rests[i] = voice.key, voice, voice.spec[3:]
-    return cached._replace(keys=keys, voices=voices, rests=rests)  # the same kinds of rows
+    if not added:
+        return cached._replace(keys=keys, voices=voices, rests=rests)  # the same rows
+    plain = cached.plain and bool(resampled[added].all())
+    return SetRows(keys, np.concatenate((cached.rows, added)), voices, rests, plain)
 
 
 def fade_tails(tails: list[Tail], data: np.ndarray, ar: np.ndarray, fall: np.ndarray,

@@ -351,13 +351,15 @@ def test_steps_written_for_a_short_block_are_made_whole_for_a_longer_one(monkeyp
     assert arrays._rows.stepar_frames == 1024  # whole again after the last long block
 
 
-def test_a_virtual_bank_s_churn_keeps_its_set_rows_with_the_same_bytes():
+@pytest.mark.parametrize("most", [1, 3])
+def test_a_virtual_bank_s_churn_keeps_its_set_rows_with_the_same_bytes(most):
     """What a virtual bank sends as its loudest voices change: every block a ``set`` for
-    each voice (its step moving), and in most blocks one culled (a ``stop`` instead of
-    its set) and one restored in its row (a ``start`` fading in, set last from the next
-    block on). The set rows carry over (the cut voice's left out, the new one put
-    last): the next block finds them without looking them up, and the bytes are those
-    of a mixer that looks them up every block."""
+    each voice (its step moving), and in most blocks one to ``most`` culled (a ``stop``
+    instead of its set) and as many restored in their rows (``start``s fading in, set
+    last from the next block on, in the order they started). The set rows carry over
+    (the cut voices' left out, the new ones put last): the next block finds them
+    without looking them up, and the bytes are those of a mixer that looks them up
+    every block."""
     rng = np.random.default_rng(9)
     snd = sound("hum", rng.uniform(-0.5, 0.5, (4000, 1)).astype(np.float32))
     carried, fresh = mixers = Mixer(RATE, 256), Mixer(RATE, 256)
@@ -371,18 +373,20 @@ def test_a_virtual_bank_s_churn_keeps_its_set_rows_with_the_same_bytes():
         p = voice(key)
         for mixer in mixers:
             mixer.start(key, snd, p)
-    next_key, found = 100, []
+    next_key, found, swaps = 100, [], []
     for block in range(40):
         for key in steps:
             steps[key] *= float(rng.uniform(0.98, 1.02))
-        culled = int(rng.choice(list(steps))) if block % 4 else None
-        batch = [cmd.set_params(key, voice(key)) if key != culled else cmd.stop(key)
+        count = int(rng.integers(1, most + 1)) if block % 4 else 0
+        culled = rng.choice(list(steps), size=count, replace=False).tolist()
+        batch = [cmd.set_params(key, voice(key)) if key not in culled else cmd.stop(key)
                  for key in steps]
-        if culled is not None:
-            del steps[culled]
+        for key in culled:
+            del steps[key]
             steps[next_key] = float(rng.uniform(0.8, 1.2))
             batch.append(cmd.start(next_key, snd, voice(next_key), fade_in=True))
             next_key += 1
+        swaps.append(count)
         for mixer in mixers:
             mixer.send(batch)
         fresh._set_rows = None  # looked up again every block
@@ -391,3 +395,4 @@ def test_a_virtual_bank_s_churn_keeps_its_set_rows_with_the_same_bytes():
         cached = carried._set_rows
         found.append(cached is not None and cached.keys == list(steps))
     assert all(found[1:])
+    assert max(swaps) == most
