@@ -214,13 +214,15 @@ class Rows:
         self.loop[row] = spec.loop
         self.jumps[row] = not spec.ramp
         self.any_jumps = self.any_jumps or not spec.ramp
-        self.g0[:, row] = voice.g_left, voice.g_right
-        self.g1[:, row] = spec.gain_left, spec.gain_right
+        self.g0l[row], self.g0r[row] = voice.g_left, voice.g_right
+        self.g1l[row], self.g1r[row] = spec.gain_left, spec.gain_right
         self.gains = None
-        if self.ramping:  # the cut voice's row may have been the one moving
-            self.ramping = any_set(self.g0 != self.g1)
-        else:
+        if not self.ramping:
             self.ramping = voice.g_left != spec.gain_left or voice.g_right != spec.gain_right
+        elif self.g0l[row] == self.g1l[row] and self.g0r[row] == self.g1r[row]:
+            # the cut voice's row may have been the one moving (a voice back from
+            # virtual rises from 0: its own row moves, and no test of all is needed)
+            self.ramping = any_set(self.g0 != self.g1)
         self.recount_row(row, voice.cur_i, voice.cur_f, seg.frames, spec.step)
 
     def set_step(self, row: int, step: float) -> bool:
