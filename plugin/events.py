@@ -104,6 +104,8 @@ def describe(record: EventRecord) -> str:
 
 
 _PLAIN = (int, str, bool, type(None))
+_PLAIN_TYPES = frozenset(_PLAIN)
+"""The types ``_json_safe`` returns as they are (``EventLog.emit`` skips the call)."""
 
 
 def callback_name(callback: Any) -> str:
@@ -170,6 +172,8 @@ class EventLog:
         self._notifying = False
         self._deferred: list[EventRecord] = []
         """How many times a game callback raised (each callback's first is reported)."""
+        self._stamp: tuple[int, int, float] = (-1, 0, 0.0)
+        """(tick, tick_hz, the records' ``t``) of the latest record: ``t`` rounded once a tick."""
         if path is not None:
             self.open(path)
 
@@ -236,9 +240,13 @@ class EventLog:
         ``exc_info`` (not stored): an exception whose traceback goes with the log line.
         """
         clock = self.clock
+        tick, tick_hz = clock.tick, clock.tick_hz
+        stamp = self._stamp
+        if stamp[0] != tick or stamp[1] != tick_hz:  # a tick's records share one rounding
+            stamp = self._stamp = (tick, tick_hz, round(tick / tick_hz, 6))
         record: EventRecord = {
-            "t": round(clock.tick / clock.tick_hz, 6),
-            "tick": clock.tick,
+            "t": stamp[2],
+            "tick": tick,
             "source": source,
             "event": event,
             "sound": sound,
@@ -248,8 +256,8 @@ class EventLog:
             "pan": pan if pan is None else _json_safe(pan),
             "channel": channel,
         }
-        if extra:
-            record.update({key: _json_safe(value) for key, value in extra.items()})
+        for key, value in extra.items():  # ints and names as they are, without a call
+            record[key] = value if type(value) in _PLAIN_TYPES else _json_safe(value)
         records = self.records
         if self._keep is not None and len(records) == self._keep:
             self.dropped += 1

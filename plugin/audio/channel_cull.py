@@ -14,6 +14,7 @@ from soundscape.audio.virtual import PARK_AFTER_TICKS, signature
 from soundscape.components.channel import PAUSED, PLAYING, Channel
 
 if TYPE_CHECKING:
+    from soundscape.audio.channel_arrays import ChannelColumns
     from soundscape.audio.channels import ChannelBank
 
 
@@ -125,9 +126,13 @@ def rank_voices(bank: ChannelBank, playing: np.ndarray | None, limit: int, loud:
     changed = np.flatnonzero(audible != was_audible)
     if not changed.size:
         return
+    columns = bank.columns
     for rank, i in sorted(zip(ranks_of(neg, changed), changed.tolist(), strict=True)):
         slot = i if playing is None else int(playing[i])
-        set_audible(bank, bank.channels[slot], bool(audible[i]), rank)
+        if columns is None:
+            set_audible(bank, bank.channels[slot], bool(audible[i]), rank)
+        else:
+            set_slot_audible(bank, columns, slot, audible.item(i), rank)
 
 
 def loudest(neg: np.ndarray, limit: int) -> np.ndarray:
@@ -209,6 +214,20 @@ def set_audible(bank: ChannelBank, channel: Channel, audible: bool, rank: int) -
             bank._parked.wake(channel)
     if audible:
         bank._restored.append(channel.index)
+
+
+def set_slot_audible(bank: ChannelBank, columns: ChannelColumns, slot: int, audible: bool,
+                     rank: int) -> None:
+    """``set_audible`` of a bank with columns (which parks nothing): the same record,
+    its gain read from the columns, not through the channel's properties."""
+    left, right = columns.gain_left.item(slot), columns.gain_right.item(slot)
+    bank.ctx.events.emit(bank.name, "restore" if audible else "cull",
+                         sound=bank.channels[slot].sound, channel=slot,
+                         gain=right if right > left else left,  # max(left, right)
+                         rank=rank, real_voices=bank.real_voices)
+    columns.audible[slot] = audible
+    if audible:
+        bank._restored.append(slot)
 
 
 def advance_parked(bank: ChannelBank, ticks: int, held: frozenset[str] | set[str]) -> list[Channel]:

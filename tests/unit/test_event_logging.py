@@ -132,3 +132,42 @@ def test_a_plugin_logs_no_device_a_missing_sound_and_bad_data_once(caplog):
     assert sum(m.startswith("sounds/missing sound='no_such_sound'") for m in messages) == 1
     assert sum(m.startswith("emitters/bad_value") for m in messages) == 1
     assert all(r.levelno >= logging.WARNING for r in soundscape_records(caplog))
+
+
+def reference_record(clock: Clock, source, event, *, sound=None, pos=None, gain=None, db=None,
+                     pan=None, channel=None, **extra) -> dict:
+    """A record as ``EventLog.emit`` has always built it: ``t`` rounded for each record,
+    every extra field through ``_json_safe``."""
+    from soundscape.events import _json_safe
+
+    record = {"t": round(clock.tick / clock.tick_hz, 6), "tick": clock.tick, "source": source,
+              "event": event, "sound": sound,
+              "pos": None if pos is None else [_json_safe(v) for v in pos],
+              "gain": None if gain is None else _json_safe(gain),
+              "db": None if db is None else _json_safe(db),
+              "pan": None if pan is None else _json_safe(pan), "channel": channel}
+    record.update({key: _json_safe(value) for key, value in extra.items()})
+    return record
+
+
+def test_records_keep_their_fields_values_and_order_across_ticks_and_rates():
+    """``emit`` rounds ``t`` once a tick (and again when the tick rate changes) and skips
+    ``_json_safe`` for plain extra values: the same records, keys in the same order."""
+    import numpy as np
+
+    clock = Clock()
+    log = EventLog(clock)
+    extras = [{"rank": 3, "real_voices": 32}, {"reason": "x", "flag": True, "none": None},
+              {"ratio": float("nan"), "big": np.int64(7), "f": np.float64(0.25),
+               "pair": (1.0, float("inf")), "items": [np.float32(0.5)]}, {}]
+    want = []
+    for tick, tick_hz in [(0, 60), (0, 60), (1, 60), (1, 60), (7, 60), (7, 30), (7, 30),
+                          (3, 30), (10**9 + 7, 60)]:
+        clock.tick, clock.tick_hz = tick, tick_hz
+        for extra in extras:
+            fields = {"sound": "hum", "channel": 4, "gain": 0.5, "pos": (1, 2.0, np.float64(3))}
+            log.emit("modern", "cull", **fields, **extra)
+            want.append(reference_record(clock, "modern", "cull", **fields, **extra))
+    got = list(log)
+    assert [list(r) for r in got] == [list(r) for r in want]  # the keys, in order
+    assert [repr(r) for r in got] == [repr(r) for r in want]  # the values and their types
