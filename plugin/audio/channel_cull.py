@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from soundscape.audio.channel_arrays import ARRAYS_FROM
-from soundscape.audio.pymath import all_set
+from soundscape.audio.pymath import all_set, count_nonzero
 from soundscape.audio.virtual import PARK_AFTER_TICKS, signature
 from soundscape.components.channel import PAUSED, PLAYING, Channel
 
@@ -144,10 +144,10 @@ def loudest(neg: np.ndarray, limit: int) -> np.ndarray:
         return np.zeros(neg.shape, bool)
     edge = np.partition(neg, limit - 1)[limit - 1]
     audible = neg <= edge
-    if np.count_nonzero(audible) == limit:
+    if count_nonzero(audible) == limit:
         return audible  # no tie at the edge (a NaN edge gives none: handled below)
     audible = neg < edge
-    ties = np.flatnonzero(neg == edge)[: limit - int(np.count_nonzero(audible))]
+    ties = np.flatnonzero(neg == edge)[: limit - int(count_nonzero(audible))]
     audible[ties] = True  # the lower channel indices among equals
     return audible
 
@@ -168,9 +168,9 @@ def rank_of(neg: np.ndarray, i: int) -> int:
     before it; a NaN after every number, after the NaNs before it."""
     value = neg.item(i)
     if value == value:
-        return int(np.count_nonzero(neg < value)) + int(np.count_nonzero(neg[:i] == value))
+        return int(count_nonzero(neg < value)) + int(count_nonzero(neg[:i] == value))
     head = neg[:i]
-    return int(np.count_nonzero(neg == neg)) + int(np.count_nonzero(head != head))
+    return int(count_nonzero(neg == neg)) + int(count_nonzero(head != head))
 
 
 def park(bank: ChannelBank, awake: list[Channel]) -> None:

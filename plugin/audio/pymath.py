@@ -13,11 +13,29 @@ Against a bound that is a number above 0 (no NaN, no zero), neither case can ari
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 Array = np.ndarray[Any, Any]
+
+
+def _c_count_nonzero() -> Callable[[Any], int]:
+    """The C function ``np.count_nonzero`` calls when given no axis: the mask tests
+    run a few dozen times a tick, and the Python wrapper costs about as much as the
+    count of a thousand flags. ``np.count_nonzero`` itself where it cannot be found."""
+    for module in ("numpy._core.multiarray", "numpy.core.multiarray"):  # numpy 2, 1.26
+        try:
+            return importlib.import_module(module).count_nonzero
+        except (ImportError, AttributeError):
+            continue
+    return np.count_nonzero  # pragma: no cover
+
+
+count_nonzero = _c_count_nonzero()
+"""``np.count_nonzero(values)`` of an array (no axis): how many elements are nonzero."""
 
 
 def py_max(a: Any, b: Any) -> Array:
@@ -58,14 +76,14 @@ def positive_min(a: Any, bound: Any) -> Array:
 
 
 def all_set(values: Array) -> bool:
-    """``values.all()`` (every element nonzero) as one C count, ``np.count_nonzero``,
+    """``values.all()`` (every element nonzero) as one C count (``count_nonzero``),
     without the reduction machinery of ``ndarray.all`` (the column paths test a few
     masks a tick).
 
     >>> all_set(np.array([1, 2])), all_set(np.array([True, False])), all_set(np.zeros(0))
     (True, False, True)
     """
-    return int(np.count_nonzero(values)) == values.size
+    return int(count_nonzero(values)) == values.size
 
 
 def any_set(values: Array) -> bool:
@@ -74,4 +92,4 @@ def any_set(values: Array) -> bool:
     >>> any_set(np.array([0.0, -0.0])), any_set(np.array([0.0, float("nan")]))
     (False, True)
     """
-    return bool(np.count_nonzero(values))
+    return bool(count_nonzero(values))
