@@ -219,7 +219,7 @@ def _gain_sets(mixer: Mixer, batch: Batch, stopped: list[int],
     if moved is None:
         return _sets_one_by_one(mixer, keys, params, stopped)
     if moved[0].size:
-        mixer._rows.set_steps(at, batch.steps, *moved, n)
+        mixer._rows.set_steps(at, batch.steps, *moved, n, premake=not mixer._streamed)
     for voice, p in zip(voices, params, strict=True):
         voice.spec = p
     return Gains(at, batch.gains, False, False, False)

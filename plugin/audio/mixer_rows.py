@@ -9,7 +9,7 @@ redone one by one (rare). Redguard (Miles) rows are floored to whole 16-bit
 sample units after resampling, so the integer mixing that follows is exact.
 A block of n frames fills contiguous (voices, n) buffers (``Rows.shape_for``), and
 the steps a block's sets move (doppler, every tick) are written all at once
-(``Rows.set_steps``).
+(``Rows.set_steps``), most often straight into the next fill's offsets (``Rows.premake``).
 """
 
 from __future__ import annotations
@@ -161,6 +161,10 @@ class Rows:
             self.resampled[interp:hi] = True
         self.all_resampled = bool(self.resampled.all())
         """Every row interpolates (a scene of moving sources: doppler moves every step)."""
+        self.resampled_count = int(np.count_nonzero(self.resampled))
+        self.premade = 0
+        """Frames of the next block whose offsets ``set_steps`` made straight into every
+        resampled row's ``t`` (the fill's ``frac``), ``stepar`` left unmade (0: none)."""
         self.loop = np.array([v.spec.loop for v in voices], dtype=bool)
         g1 = [(0.0, 0.0) if v.fate == "dying" else (v.spec.gain_left, v.spec.gain_right)
               for v in voices]
@@ -211,6 +215,8 @@ class Rows:
             self.step[row] = spec.step
             if self.resampled[row]:  # ``step_row``'s products, not kept: doppler's steps
                 self.stepar[row] = spec.step * self.arf64  # are seldom seen twice
+                if self.premade:  # the next block's offsets were made with the cut one's
+                    self.t[row] = self.stepar[row, : self.premade]
         self.loop[row] = spec.loop
         self.jumps[row] = not spec.ramp
         self.any_jumps = self.any_jumps or not spec.ramp
@@ -236,7 +242,7 @@ class Rows:
         return True
 
     def set_steps(self, rows: np.ndarray, steps: np.ndarray, moved: np.ndarray,
-                  had: np.ndarray, frames: int | None = None) -> None:
+                  had: np.ndarray, frames: int | None = None, premake: bool = False) -> None:
         """New ``steps`` for ``rows`` in place (the sets of a block, every tick while
         doppler moves them), where the resampled rows ``moved`` (among ``rows``) change
         step from ``had``: their ``stepar`` rows are made again all at once
@@ -245,13 +251,35 @@ class Rows:
         moved and none is set twice (``steps`` are then theirs as they are).
 
         ``frames``: only the first ``frames`` columns of ``stepar`` are made (the next
-        block's; a longer block makes the rest first, ``fill``), None: all of them."""
+        block's; a longer block makes the rest first, ``fill``), None: all of them.
+        ``premake`` (no streamed voice reads ``stepar`` after the fill): when most
+        resampled rows moved (doppler: every moving voice's, every block), the next
+        block's offsets of every resampled row go straight into the fill's ``frac``
+        (``premake``)."""
         self.step[rows] = steps
         now = steps if moved is rows else self.step[moved]
         width = self.block_frames if frames is None else min(frames, self.block_frames)
-        self.stepar[moved, :width] = self.step_rows(now, width)
-        self.stepar_frames = min(self.stepar_frames, width)
+        if premake and frames is not None and 2 * len(moved) >= self.resampled_count:
+            self.premake(width)
+        elif self.stepar_frames < width:  # (rows whose columns are not made: all of them)
+            self.make_steps(width)
+        else:
+            self.stepar[moved, :width] = self.step_rows(now, width)
+            self.stepar_frames = width
         self.sped_up(had, now)
+
+    def premake(self, n: int) -> None:
+        """The next block's ``n`` offsets of every resampled row, ``f32(step x k)``, made
+        into ``t`` (the fill's ``frac``, which then adds each row's ``cur_f``) in row
+        order, not into ``stepar`` (left unmade: ``stepar_frames`` 0): a contiguous cast,
+        not a scatter into ``stepar`` and a read of it by the fill. The same bits."""
+        self.shape_for(n)
+        for _lo, interp, _s0, _s1, hi, _miles in self.kinds:
+            if hi > interp:
+                np.copyto(self.t[interp:hi], self.step_rows(self.step[interp:hi], n),
+                          casting="same_kind")
+        self.premade = n
+        self.stepar_frames = 0
 
     def sped_up(self, had: np.ndarray, now: np.ndarray) -> None:
         """``safe_frames`` after rows went from steps ``had`` to ``now``, without counting
@@ -277,11 +305,15 @@ class Rows:
 
     def restep(self) -> None:
         """Every resampled row's ``stepar`` made again across all its columns (a block
-        longer than the one ``set_steps`` wrote for)."""
+        longer than the one ``set_steps`` wrote for, or after ``premake``)."""
+        self.make_steps(self.block_frames)
+
+    def make_steps(self, width: int) -> None:
+        """Every resampled row's first ``width`` columns of ``stepar`` made again."""
         for _lo, interp, _s0, _s1, hi, _miles in self.kinds:
             if hi > interp:
-                self.stepar[interp:hi] = self.step_rows(self.step[interp:hi], self.block_frames)
-        self.stepar_frames = self.block_frames
+                self.stepar[interp:hi, :width] = self.step_rows(self.step[interp:hi], width)
+        self.stepar_frames = width
 
     def step_row(self, step: float) -> np.ndarray:
         """``step`` x 0, 1, 2, ... as float32 (made once a step)."""
@@ -324,7 +356,8 @@ class Rows:
         to ``advance``).
         """
         self.shape_for(n)
-        if n > self.stepar_frames:
+        premade, self.premade = self.premade == n, 0
+        if not premade and n > self.stepar_frames:
             self.restep()
         edges = n > self.safe_frames
         slow = self.slow_rows(n) if edges else []
@@ -333,7 +366,7 @@ class Rows:
             if interp > lo:
                 self.copy_rows(data, lo, interp, n, slow_set)
             if hi > interp:
-                self.resample_rows(data, interp, s0, s1, hi, n)
+                self.resample_rows(data, interp, s0, s1, hi, n, premade)
         for row in slow:
             self.slow_row(data, row, n)
         for lo, interp, _s0, _s1, hi, miles in self.kinds:
@@ -353,10 +386,13 @@ class Rows:
             if delta:
                 sr[row, :n] = data[start + delta : start + delta + n]
 
-    def resample_rows(self, data: np.ndarray, a: int, s0: int, s1: int, b: int, n: int) -> None:
-        """Resampled rows a..b (stereo from ``st``): linear interpolation of two gathers."""
+    def resample_rows(self, data: np.ndarray, a: int, s0: int, s1: int, b: int, n: int,
+                      premade: bool = False) -> None:
+        """Resampled rows a..b (stereo from ``st``): linear interpolation of two gathers.
+        ``premade``: their offsets are in ``t`` already (``premake``), else in ``stepar``."""
         whole, idx, frac = self.whole[a:b, :n], self.idx[a:b, :n], self.t[a:b, :n]
-        np.add(self.stepar[a:b, :n], self.cur_f[a:b, None].astype(np.float32), out=frac)
+        offsets = frac if premade else self.stepar[a:b, :n]
+        np.add(offsets, self.cur_f[a:b, None].astype(np.float32), out=frac)
         np.floor(frac, out=whole)
         np.subtract(frac, whole, out=frac)
         # float32 -> int32 -> intp is cheaper than one float32 -> intp cast; the

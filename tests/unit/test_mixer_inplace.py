@@ -211,7 +211,7 @@ def test_steps_written_as_arrays_give_the_bytes_of_steps_written_one_by_one(monk
             mixer.start(key, sounds[key % 4], p)
     written = []
     set_steps, fill = arrays._rows.set_steps, arrays._rows.fill
-    arrays._rows.set_steps = lambda *a: written.append(1) or set_steps(*a)  # type: ignore
+    arrays._rows.set_steps = lambda *a, **kw: written.append(1) or set_steps(*a, **kw)  # type: ignore
 
     def checked(data: np.ndarray, n: int) -> bool:  # the safe frames never more than counted
         rows = arrays._rows
@@ -396,3 +396,58 @@ def test_a_virtual_bank_s_churn_keeps_its_set_rows_with_the_same_bytes(most):
         found.append(cached is not None and cached.keys == list(steps))
     assert all(found[1:])
     assert max(swaps) == most
+
+
+def test_offsets_made_into_the_fill_s_frac_give_the_bytes_of_stepar(monkeypatch):
+    """When most resampled rows move step, ``Rows.set_steps`` makes the next block's
+    offsets of every resampled row straight into the fill's ``frac`` (``premake``) and
+    leaves ``stepar`` unmade. Against a mixer that always writes ``stepar``: every voice
+    moved, half of them, a quarter (written into ``stepar``); a retrigger whose cut
+    voice was set in the same batch, with another step (``Rows.replace`` makes its
+    offsets again); mono and stereo, a Miles row; longer and shorter blocks than the
+    offsets were made for, and blocks with no set at all."""
+    rng = np.random.default_rng(12)
+    mono = sound("m", rng.uniform(-0.5, 0.5, (9000, 1)).astype(np.float32))
+    stereo = sound("s", rng.uniform(-0.5, 0.5, (9000, 2)).astype(np.float32))
+    premade, plain = mixers = Mixer(RATE, 512), Mixer(RATE, 512)
+    made: list[int] = []
+    for mixer in mixers:
+        rows, set_steps = mixer._rows, mixer._rows.set_steps
+        if mixer is plain:
+            rows.set_steps = lambda *args, _s=set_steps, **kw: _s(*args, **{**kw, "premake": False})
+        premake = rows.premake
+        rows.premake = lambda n, _p=premake: made.append(n) or _p(n)
+    keys = list(range(1, 9))
+    steps = {key: float(rng.uniform(0.6, 1.4)) for key in keys}
+
+    def voice(key: int, **kw) -> cmd.VoiceParams:
+        miles = (100, 100, 128, 128) if key == 8 else None
+        return params(gl=0.4, gr=0.3, step=steps[key], loop=True, ramp=miles is None,
+                      miles=miles, **kw)
+
+    for key in keys:
+        for mixer in mixers:
+            mixer.start(key, stereo if key % 2 else mono, voice(key))
+    next_key = 100
+    for block in range(36):
+        share = (1.0, 0.5, 0.25, 0.0)[block % 4]
+        batch = []
+        for key in keys[: round(share * len(keys))]:
+            steps[key] *= float(rng.uniform(0.95, 1.05))
+            batch.append(cmd.set_params(key, voice(key)))
+        if block % 6 == 5:  # a retrigger: the cut voice set first, the new one's step its own
+            cut = keys[block % 7]
+            if cut != 8:
+                keys[keys.index(cut)] = next_key
+                steps[next_key] = steps.pop(cut) * 1.1
+                batch += [cmd.stop(cut), cmd.start(next_key, stereo if cut % 2 else mono,
+                                                    voice(next_key))]
+                next_key += 1
+        frames = (512, 300, 700, 512)[block % 4]
+        outs = []
+        for mixer in mixers:
+            if batch:
+                mixer.send(batch)
+            outs.append(mixer.render(frames).tobytes())
+        assert outs[0] == outs[1], block
+    assert len(made) > 10
