@@ -103,8 +103,9 @@ def modern_laws(bank: ChannelBank, rate_hz: int, rates: np.ndarray | None = None
         changed = stepped if moved is None else moved & stepped
     if changed is None or all_set(changed):  # every channel changed: no gathers
         rows[:, :n] = law
-        gains, step, usable = modern_law_arrays(bank.overall_volume, law, rate_hz, rates)
-        columns.gains[:, :n], columns.step[:n] = gains, step
+        # written straight into the columns (no new arrays to copy there)
+        usable = modern_law_arrays(bank.overall_volume, law, rate_hz, rates,
+                                   (columns.gains[:, :n], columns.step[:n]))[2]
         if usable is not None:
             report_bad_values(bank, np.flatnonzero(~usable))
         return every_plays and usable is None

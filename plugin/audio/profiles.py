@@ -198,13 +198,16 @@ matrix, ``channel_arrays.ChannelColumns.law``)."""
 
 
 def modern_law_arrays(overall_volume: float, inputs: np.ndarray[Any, Any], output_rate_hz: int,
-                      held_rates: np.ndarray[Any, Any] | None = None) -> tuple[Any, ...]:
+                      held_rates: np.ndarray[Any, Any] | None = None,
+                      out: tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]] | None = None
+                      ) -> tuple[Any, ...]:
     """``apply_law`` of the ``modern`` profile over arrays: (gains, step, usable) from
     ``MODERN_INPUTS`` rows, ``gains`` the rows gain_left and gain_right (as
     ``channel_arrays.ChannelColumns.gains``), the unusable ones zero; ``usable`` is
     None when every one is. ``held_rates``: each column's ``held_rate_hz`` when the
     caller has them (``channel_advance.advance_columns`` held the same rates), the
-    step's numerator.
+    step's numerator. ``out``: (gains, step) arrays to write them into (a bank's
+    columns: no new arrays to copy there), returned as the gains and step.
 
     The same float operations in the same order as ``equal_power``, ``apply_law`` and
     ``held_rate_hz``, over arrays (``soundscape.audio.pymath``): the same numbers to
@@ -215,19 +218,23 @@ def modern_law_arrays(overall_volume: float, inputs: np.ndarray[Any, Any], outpu
     overall = float(overall_volume)
     with np.errstate(all="ignore"):  # NaN and inf values are expected: silenced below
         usable = usable_inputs(inputs, overall)
-        gains = equal_power_arrays(volume, pan)
+        gains = equal_power_arrays(volume, pan, None if out is None else out[0])
         # overall * level is level itself when overall is 1 (x * 1.0 is x, NaN included)
         gains *= level if overall == 1.0 else overall * level
         if not gains_fit(gains):
             fits = (np.abs(gains) <= MAX_GAIN).all(axis=0)  # a NaN gain does not fit
             usable = fits if usable is None else usable & fits
+        step = None if out is None else out[1]
         if held_rates is None:
-            step = step_arrays(source_hz * pitch, output_rate_hz)
+            step = step_arrays(source_hz * pitch, output_rate_hz, step)
         else:
-            step = held_rates / float(output_rate_hz)
+            step = np.divide(held_rates, float(output_rate_hz), out=step)
     if usable is None or usable.all():
         return gains, step, None
-    return np.where(usable, gains, 0.0), np.where(usable, step, 0.0), usable
+    unusable = ~usable
+    gains[:, unusable] = 0.0  # (written in place: they may be the caller's out arrays)
+    step[unusable] = 0.0
+    return gains, step, usable
 
 
 def usable_inputs(inputs: np.ndarray[Any, Any], overall: float) -> np.ndarray[Any, Any] | None:
@@ -243,11 +250,11 @@ def usable_inputs(inputs: np.ndarray[Any, Any], overall: float) -> np.ndarray[An
     return np.isfinite(volume) & np.isfinite(pan) & np.isfinite(pitch) & np.isfinite(rate)
 
 
-def equal_power_arrays(volume: np.ndarray[Any, Any], pan: np.ndarray[Any, Any]
-                       ) -> np.ndarray[Any, Any]:
+def equal_power_arrays(volume: np.ndarray[Any, Any], pan: np.ndarray[Any, Any],
+                       out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any]:
     """``laws.modern.equal_power`` over arrays, before the finite test (a NaN or inf
-    input gives what it gives: ``modern_law_arrays`` silences it): a new matrix, the
-    left gains its first row, the right its second.
+    input gives what it gives: ``modern_law_arrays`` silences it): a matrix (``out``,
+    or a new one), the left gains its first row, the right its second.
 
     np.maximum/np.minimum differ from Python's max/min only on a tie of signed zeros:
     none at the pan's bounds, and a volume of -0.0 gives gains of 0 either way.
@@ -259,7 +266,7 @@ def equal_power_arrays(volume: np.ndarray[Any, Any], pan: np.ndarray[Any, Any]
     np.minimum(theta, 1.0, out=theta)
     theta += 1.0
     theta *= math.pi / 4.0
-    gains = np.empty((2, theta.size))
+    gains = np.empty((2, theta.size)) if out is None else out
     np.cos(theta, out=gains[0])
     np.sin(theta, out=gains[1])
     # times the volume itself, not max(volume, 0): a volume <= 0 (-inf too) gives
@@ -268,7 +275,7 @@ def equal_power_arrays(volume: np.ndarray[Any, Any], pan: np.ndarray[Any, Any]
     # cos and sin of theta in [0, pi/2] are > 0: the gains are >= 0 but for a volume
     # <= 0 (or NaN); the where only when one is below 1e-12 (or NaN: the min is NaN)
     if gains.size and not gains.min() >= 1e-12:
-        gains = np.where(gains < 1e-12, 0.0, gains)
+        gains[gains < 1e-12] = 0.0  # (a NaN stays)
     return gains
 
 
@@ -278,13 +285,14 @@ def gains_fit(gains: np.ndarray[Any, Any]) -> bool:
     return gains.size == 0 or bool(gains.min() >= -MAX_GAIN and gains.max() <= MAX_GAIN)
 
 
-def step_arrays(rate_hz: np.ndarray[Any, Any], output_rate_hz: int) -> np.ndarray[Any, Any]:
-    """``held_rate_hz(...) / output_rate_hz`` over arrays of ``playback_rate_hz``: when
-    every rate lies in 0..``MAX_STEP`` x the output rate (a NaN fails both tests) each
-    is held as it is, so one divide does."""
+def step_arrays(rate_hz: np.ndarray[Any, Any], output_rate_hz: int,
+                out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any]:
+    """``held_rate_hz(...) / output_rate_hz`` over arrays of ``playback_rate_hz`` (into
+    ``out`` when given): when every rate lies in 0..``MAX_STEP`` x the output rate (a
+    NaN fails both tests) each is held as it is, so one divide does."""
     output = float(output_rate_hz)
     cap = MAX_STEP * output
     if rate_hz.size and rate_hz.min() >= 0.0 and rate_hz.max() <= cap:
-        return rate_hz / output
+        return np.divide(rate_hz, output, out=out)
     held = py_min(py_max(rate_hz, 0.0), cap)
-    return np.where(np.isfinite(rate_hz), held, 0.0) / output
+    return np.divide(np.where(np.isfinite(rate_hz), held, 0.0), output, out=out)

@@ -151,6 +151,14 @@ def assert_array_laws_equal_the_law(overall: float, channels: list[Channel]) -> 
     held = np.array([held_rate_hz("modern", c, ctx.settings.sample_rate_hz) for c in copies])
     again = modern_law_arrays(overall, inputs, ctx.settings.sample_rate_hz, held)
     assert repr([gains.tolist(), step.tolist()]) == repr([again[0].tolist(), again[1].tolist()])
+    # written into a bank's columns (views of wider arrays, stale values in them): the same
+    for rates in (None, held):
+        columns = np.full((3, len(channels) + 5), 7.0)
+        into = modern_law_arrays(overall, inputs, ctx.settings.sample_rate_hz, rates,
+                                 (columns[:2, :len(channels)], columns[2, :len(channels)]))
+        assert into[0].base is columns and into[1].base is columns
+        assert repr([into[0].tolist(), into[1].tolist()]) == repr([gains.tolist(), step.tolist()])
+        assert repr(into[2]) == repr(usable)
     failed = [c.index for c in copies
               if not apply_law(bank, c, ctx.settings.sample_rate_hz, 16)]
     assert [c.index for c in silenced] == failed
