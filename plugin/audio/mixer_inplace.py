@@ -255,15 +255,15 @@ def _without(cached: SetRows, stopped: list[int]) -> SetRows | None:
     """``cached`` without the sets of the voices ``stopped`` (None: one has none)."""
     keys = cached.keys
     try:
-        cut = sorted(keys.index(key) for key in stopped)
+        if len(stopped) == 1:  # (most often: one voice culled in a tick)
+            i = keys.index(stopped[0])
+            j, rows = i + 1, cached.rows
+            return SetRows(keys[:i] + keys[j:], np.concatenate((rows[:i], rows[j:])),
+                           cached.voices[:i] + cached.voices[j:],
+                           cached.rests[:i] + cached.rests[j:], cached.plain)
+        cut = {keys.index(key) for key in stopped}
     except ValueError:
         return None
-    if len(cut) == 1:  # (most often: one voice culled in a tick)
-        i = cut[0]
-        j, rows = i + 1, cached.rows
-        return SetRows(keys[:i] + keys[j:], np.concatenate((rows[:i], rows[j:])),
-                       cached.voices[:i] + cached.voices[j:],
-                       cached.rests[:i] + cached.rests[j:], cached.plain)
     kept = [i for i in range(len(keys)) if i not in cut]
     return SetRows([keys[i] for i in kept], cached.rows[kept], [cached.voices[i] for i in kept],
                    [cached.rests[i] for i in kept], cached.plain)
@@ -385,6 +385,11 @@ def _retriggered(cached: SetRows | None, was: dict[int, int], placed: Placed,
     rows stay ``plain`` only while each is. None when there were no set rows."""
     if cached is None:
         return None
+    if len(placed) == 1 and was[placed[0][0]] not in cached.keys:  # (a tick's one restore)
+        row, voice = placed[0]
+        return SetRows(cached.keys + [voice.key], np.concatenate((cached.rows, (row,))),
+                       cached.voices + [voice], cached.rests + [voice.spec[3:]],
+                       cached.plain and resampled.item(row))
     keys, voices, rests = list(cached.keys), list(cached.voices), list(cached.rests)
     added: list[int] = []
     for row, voice in placed:
