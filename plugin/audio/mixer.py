@@ -35,7 +35,7 @@ from soundscape.audio.mixer_dsp import VoiceDsp
 from soundscape.audio.mixer_inplace import SetRows, Tail, apply_in_place, fade_tails
 from soundscape.audio.mixer_rows import Rows
 from soundscape.audio.mixer_store import SampleStore
-from soundscape.audio.mixer_sum import gain_matrices, mix_miles, weigh_all
+from soundscape.audio.mixer_sum import gain_matrices, mix_miles, weigh, weigh_all
 from soundscape.audio.mixer_voice import Voice, faded_in
 from soundscape.audio.profiles import MAX_GAIN
 from soundscape.audio.room_mix import RoomMix
@@ -370,16 +370,28 @@ class Mixer:
         if rows.gains is None:
             rows.gains = gain_matrices(rows.g0, rows.mono_mask, rows.stereo_runs, f,
                                        rows.gain_bufs)
-        weigh_all(rows.gains, sl, sr, n, acc, scratch)
         lo, hi = rows.ramp_lo, rows.ramp_hi
         if not rows.ramping or hi <= lo:
+            weigh_all(rows.gains, sl, sr, n, acc, scratch)
             return
         # only ramped (modern) rows move inside a block, and they are one slice
         mono, delta = rows.delta_buf, rows.gain_delta
         np.subtract(rows.g1[:, lo:hi], rows.g0[:, lo:hi], out=delta)
         np.multiply(delta, rows.ramp_factors, out=mono)  # x 1 left, x mono mask right
-        change = weigh_all((mono, rows.ramp_stereo, None), rows.sl[lo:hi], rows.sr[lo:hi], n,
-                           self._acc[2:4, :n], scratch)
+        change = self._acc[2:4, :n]
+        if rows.both_gains is not None and rows.gains[2] is None:
+            # every float row ramps and none is left out: the sum over S_L and the ramp
+            # pass's in one einsum (each output row is summed alone, in row order: the
+            # bits of two), then each one's stereo runs over S_R as ``weigh_all`` adds them
+            weigh(rows.both_gains, sl, n, self._acc[:4, :n])
+            for run_lo, run_hi, row in rows.gains[1]:
+                acc[1] += weigh(row, sr[run_lo:run_hi], n, scratch[:, :n])[0]
+            for run_lo, run_hi, row in rows.ramp_stereo:
+                change[1] += weigh(row, sr[run_lo:run_hi], n, scratch[:, :n])[0]
+        else:
+            weigh_all(rows.gains, sl, sr, n, acc, scratch)
+            weigh_all((mono, rows.ramp_stereo, None), rows.sl[lo:hi], rows.sr[lo:hi], n,
+                      change, scratch)
         change *= self._ramp(n)
         acc += change
 

@@ -188,6 +188,14 @@ class Rows:
         k = self.ramp_hi - self.ramp_lo
         self.delta_buf = np.zeros((2, k), dtype=np.float32)
         """The ramp pass's gains over S_L: left changes, right changes of mono rows."""
+        self.both_gains: np.ndarray | None = None
+        """When every float row ramps (``modern``): one (4, rows) array whose first two
+        rows are ``gain_bufs``' gains over S_L and last two ``delta_buf``, so the sum and
+        the ramp pass over S_L are one ``einsum`` (``Mixer._mix_float``)."""
+        if k and k == self.n_float:
+            self.both_gains = np.zeros((4, k), dtype=np.float32)
+            self.gain_bufs = (self.both_gains[:2], *self.gain_bufs[1:])
+            self.delta_buf = self.both_gains[2:]
         self.gain_delta = np.zeros((2, k), dtype=np.float32)
         """The ramped rows' (left, right) gain changes across the block."""
         self.ramp_factors = np.stack([np.ones(k, dtype=np.float32),

@@ -9,6 +9,7 @@ import pytest
 from test_mixer_render import NOISE, RATE, ReferenceMixer, params, sound, start
 
 from soundscape.audio import commands as cmd
+from soundscape.audio import mixer as mixer_module
 from soundscape.audio import mixer_inplace, mixer_sum
 from soundscape.audio.mixer import Mixer
 from soundscape.audio.mixer_sum import gain_buffers, gain_matrices, stereo_runs, weigh_all
@@ -451,3 +452,40 @@ def test_offsets_made_into_the_fill_s_frac_give_the_bytes_of_stepar(monkeypatch)
             outs.append(mixer.render(frames).tobytes())
         assert outs[0] == outs[1], block
     assert len(made) > 10
+
+
+def test_the_sum_and_the_ramp_pass_in_one_einsum_give_the_bytes_of_two(monkeypatch):
+    """When every float row ramps (``modern``), ``Mixer._mix_float`` sums the rows over
+    S_L and their gain changes in one einsum (``Rows.both_gains``): mono and stereo
+    rows, gains moving every block or holding, a voice rising from 0 and rows at 0
+    (left out of the sum), against the two sums made apart."""
+    rng = np.random.default_rng(21)
+    mono = sound("m", rng.uniform(-0.5, 0.5, (8000, 1)).astype(np.float32))
+    stereo = sound("s", rng.uniform(-0.5, 0.5, (8000, 2)).astype(np.float32))
+    one, two = mixers = Mixer(RATE, 400), Mixer(RATE, 400)
+    kinds = {key: stereo if key in (2, 3, 6) else mono for key in range(1, 9)}
+
+    def voice(key: int, block: int) -> cmd.VoiceParams:
+        silent = block % 5 == 2 and key < 6  # most rows at 0: left out of the sum
+        gain = 0.0 if silent else float(rng.uniform(0, 1))
+        return params(gl=gain, gr=gain * 0.5, step=1.0 + 0.01 * key, loop=True, ramp=True)
+
+    for key, snd in kinds.items():
+        p = voice(key, 0)
+        for mixer in mixers:
+            mixer.start(key, snd, p)
+    made: list[int] = []
+    weigh = mixer_module.weigh
+    monkeypatch.setattr(mixer_module, "weigh",
+                        lambda gains, *args: made.append(gains.shape[0]) or weigh(gains, *args))
+    for block in range(20):
+        batch = [] if block % 4 == 3 else [cmd.set_params(key, voice(key, block)) for key in kinds]
+        outs = []
+        for mixer in mixers:
+            if batch:
+                mixer.send(batch)
+            if mixer is two:
+                mixer._rows.both_gains = None  # the two sums apart
+            outs.append(mixer.render(400).tobytes())
+        assert outs[0] == outs[1], block
+    assert made.count(4) > 10
