@@ -309,6 +309,7 @@ def test_a_bank_of_columns_keeps_the_same_time_events_and_sound(monkeypatch):
     plain = churn_scene(monkeypatch, park=False)
     assert len([r for r in columns[0] if r["event"] == "cull"]) > 10
     assert columns[0] == plain[0]
+    assert [list(r) for r in columns[0]] == [list(r) for r in plain[0]]  # keys in order too
     assert columns[1] == plain[1]
     assert columns[2] == plain[2]
     assert np.array_equal(columns[3], plain[3])
