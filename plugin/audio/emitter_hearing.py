@@ -123,7 +123,8 @@ def hear_rows(service: EmitterService, rows: EmitterRows, xyz: Array, finite: Ar
     squares = offset * offset
     # the sum over axis 0 adds the squares in x, y, z order, as the per-row law
     distance = np.sqrt(squares.sum(axis=0))
-    gain = rows.gains(dx, dy, dz, distance)
+    every_finite = all_set(finite)
+    gain = rows.gains(dx, dy, dz, distance, no_nan=every_finite)
     pan = bearing_pans(dx, dz, ears.heading_rad, squares[0] + squares[2])
     lowpass = np.zeros(n)
     walled = np.flatnonzero(heard & rows.occlusion & (gain > 0.0)) if rows.any_occlusion \
@@ -141,7 +142,7 @@ def hear_rows(service: EmitterService, rows: EmitterRows, xyz: Array, finite: Ar
         shift = doppler_pitches(offset, velocity, ears.velocity, service.speed_of_sound_mps,
                                 service.doppler_factor, distance)
         doppler = shift if all_set(moving) else np.where(moving, shift, 1.0)
-    if not all_set(finite):
+    if not every_finite:
         gain[~finite], pan[~finite], doppler[~finite], lowpass[~finite] = 0.0, 0.0, 1.0, 0.0
     return gain, pan, doppler, lowpass
 

@@ -203,9 +203,11 @@ class EmitterRows:
             self._sort_rolloffs()
 
     def _sort_rolloffs(self) -> None:
-        """Which laws the rows need beyond the inverse model (``gains``), and whether
-        any row is occluded (``hear_rows`` asks the walls)."""
+        """Which laws the rows need beyond the inverse model (``gains``), whether any
+        row is occluded (``hear_rows`` asks the walls) and whether every pitch is 1."""
         self.any_occlusion = bool(self.occlusion.any())
+        self.unit_pitch = bool((self.pitch == 1.0).all())
+        """Every emitter's ``pitch`` is 1: its voice's pitch is the doppler factor itself."""
         # ref finite and > 0, factor finite and >= 0, d - ref finite (far is) unless the
         # factor is above 0 (0 x inf is NaN): then ref + factor (d - ref) >= ref > 0
         ref, factor = self.ref, self.factor
@@ -355,9 +357,11 @@ class EmitterRows:
 
     # -- the laws ---------------------------------------------------------------
 
-    def gains(self, dx: Array, dy: Array, dz: Array, distance: Array | None = None) -> Array:
+    def gains(self, dx: Array, dy: Array, dz: Array, distance: Array | None = None,
+              no_nan: bool = False) -> Array:
         """``volume x distance_gain x cone_gain`` of every row (``EmitterService.hear``);
-        ``distance``: ``sqrt(dx dx + dy dy + dz dz)``, if already computed."""
+        ``distance``: ``sqrt(dx dx + dy dy + dz dz)``, if already computed; ``no_nan``:
+        no distance is NaN (every place finite), so none is made 0."""
         if distance is None:
             distance = np.sqrt(dx * dx + dy * dy + dz * dz)
         ref, far, factor, rolloff = self.ref, self.far, self.factor, self.rolloff
@@ -376,7 +380,7 @@ class EmitterRows:
             gain = np.where(rolloff == NONE, 1.0, gain)
         for row in self.by_law:
             gain[row] = distance_gain(float(distance[row]), self.models[row])
-        gain = self.volume * np.where(np.isnan(distance), 0.0, gain)
+        gain = self.volume * (gain if no_nan else np.where(np.isnan(distance), 0.0, gain))
         for row in self.coned_rows:
             heading, inner, outer, outer_gain = self.cones[row]
             gain[row] *= cone_gain(facing_angle(heading, -float(dx[row]), -float(dy[row]),

@@ -346,7 +346,7 @@ class EmitterService:
             finite = np.isfinite(xyz.sum(axis=0))
             moved = (xyz != rows.xyz).any(axis=0)
             gain, pan, doppler, lowpass = hear_rows(self, rows, xyz, finite, ears)
-            pitch = rows.pitch * doppler
+            pitch = doppler if rows.unit_pitch else rows.pitch * doppler  # (x * 1.0 is x)
         rows.xyz = xyz
         update = set(steer_rows(rows, gain, pan, pitch, lowpass, moved, self.bank))
         update.update(np.flatnonzero(~(rows.idle | rows.live)).tolist())
