@@ -4,6 +4,7 @@ hold still are parked and woken (``soundscape.audio.virtual``)."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -90,7 +91,11 @@ def cull_columns(bank: ChannelBank, *, every_plays: bool = False) -> None:
             set_audible(bank, bank.channels[rank if playing is None else int(playing[rank])],
                         True, rank)
         return
-    rank_voices(bank, playing, limit, loudness(left, right), audible)
+    loud = np.maximum(left, right)  # Python's max(left, right) when no gain is NaN
+    if math.isnan(loud.max()):  # (np.maximum's NaN comes from either side)
+        rank_voices(bank, playing, limit, loudness(left, right), audible)
+    else:
+        rank_voices(bank, playing, limit, loud, audible, nan_free=True)
 
 
 def loudness(left: np.ndarray, right: np.ndarray) -> np.ndarray:
@@ -118,16 +123,26 @@ def voice_all(bank: ChannelBank, awake: list[Channel]) -> bool:
 
 
 def rank_voices(bank: ChannelBank, playing: np.ndarray | None, limit: int, loud: np.ndarray,
-                was_audible: np.ndarray) -> None:
+                was_audible: np.ndarray, *, nan_free: bool = False) -> None:
     """Voice the loudest ``limit`` of the ``playing`` slots (None: every slot; ``loud``:
-    their loudness, ``was_audible``: whether each is voiced now); log the changes."""
-    neg = -loud
-    audible = loudest(neg, limit)
+    their loudness, ``was_audible``: whether each is voiced now); log the changes.
+    ``nan_free``: no loudness is NaN, so they are ranked as they are, loudest first
+    (``loudest_of``, ``rank_of_loud``), without negating them for the NaN-last order."""
+    if nan_free:
+        audible = loudest_of(loud, limit)
+    else:
+        neg = -loud
+        audible = loudest(neg, limit)
     changed = np.flatnonzero(audible != was_audible)
     if not changed.size:
         return
+    if nan_free:
+        ranks = [rank_of_loud(loud, i) for i in changed.tolist()] if changed.size <= 32 \
+            else ranks_of(-loud, changed)
+    else:
+        ranks = ranks_of(neg, changed)
     columns = bank.columns
-    for rank, i in sorted(zip(ranks_of(neg, changed), changed.tolist(), strict=True)):
+    for rank, i in sorted(zip(ranks, changed.tolist(), strict=True)):
         slot = i if playing is None else int(playing[i])
         if columns is None:
             set_audible(bank, bank.channels[slot], bool(audible[i]), rank)
@@ -150,6 +165,30 @@ def loudest(neg: np.ndarray, limit: int) -> np.ndarray:
     ties = np.flatnonzero(neg == edge)[: limit - int(count_nonzero(audible))]
     audible[ties] = True  # the lower channel indices among equals
     return audible
+
+
+def loudest_of(loud: np.ndarray, limit: int) -> np.ndarray:
+    """``loudest(-loud, limit)`` of loudnesses none of which is NaN: the ones from the
+    ``limit``-th largest up (one ``np.partition``), the lower indices among equals
+    at the edge."""
+    n = loud.size
+    if limit <= 0:
+        return np.zeros(loud.shape, bool)
+    edge = np.partition(loud, n - limit)[n - limit]
+    audible = loud >= edge
+    if count_nonzero(audible) == limit:
+        return audible  # no tie at the edge
+    audible = loud > edge
+    ties = np.flatnonzero(loud == edge)[: limit - int(count_nonzero(audible))]
+    audible[ties] = True  # the lower channel indices among equals
+    return audible
+
+
+def rank_of_loud(loud: np.ndarray, i: int) -> int:
+    """``rank_of(-loud, i)`` when no loudness is NaN: the louder entries and the equal
+    ones before it."""
+    value = loud.item(i)
+    return int(count_nonzero(loud > value)) + int(count_nonzero(loud[:i] == value))
 
 
 def ranks_of(neg: np.ndarray, changed: np.ndarray) -> list[int]:
