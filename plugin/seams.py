@@ -22,6 +22,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
     from soundscape.occlusion.rules import OcclusionResult
 
 Vec3 = tuple[float, float, float]
@@ -57,6 +59,11 @@ class OcclusionForEmitters(Protocol):
 
     def hear_through(self, key: int, place: Vec3, listener: Vec3) -> tuple[int, float]:
         """(walls crossed, their summed ``transmission_db``), cached per ``key``."""
+        ...
+
+    def hear_through_many(self, keys: Sequence[int], place_of: Callable[[int], Vec3],
+                          listener: Vec3) -> list[tuple[int, float]]:
+        """``hear_through`` of each key, ``place_of(i)`` giving ``keys[i]``'s place."""
         ...
 
     def forget(self, entity: int) -> None:

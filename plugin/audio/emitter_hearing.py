@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from soundscape.audio.channel_arrays import ChannelColumns
     from soundscape.audio.channels import ChannelBank
     from soundscape.audio.emitters import Ears, EmitterService
+    from soundscape.seams import OcclusionForEmitters
 
 
 def bearing_pans(dx: Array, dz: Array, heading_rad: float, planar_sq: Array | None = None
@@ -131,12 +132,7 @@ def hear_rows(service: EmitterService, rows: EmitterRows, xyz: Array, finite: Ar
         else None
     walls = service._walls() if walled is not None and walled.size else None
     if walls is not None and walled is not None:
-        for row in walled.tolist():
-            count, loss_db = walls.hear_through(rows.entities[row],
-                                                rows.positions[row].as_tuple(), ears.xyz)
-            if count:
-                gain[row] = gain[row] * transmission_gain(loss_db)
-                lowpass[row] = wall_cutoff_hz(count)
+        hear_walls(walls, rows, walled.tolist(), ears.xyz, gain, lowpass)
     doppler = np.ones(n)
     if service.doppler_factor != 0.0 and any_set(moving):
         shift = doppler_pitches(offset, velocity, ears.velocity, service.speed_of_sound_mps,
@@ -145,6 +141,26 @@ def hear_rows(service: EmitterService, rows: EmitterRows, xyz: Array, finite: Ar
     if not every_finite:
         gain[~finite], pan[~finite], doppler[~finite], lowpass[~finite] = 0.0, 0.0, 1.0, 0.0
     return gain, pan, doppler, lowpass
+
+
+def hear_walls(walls: OcclusionForEmitters, rows: EmitterRows, walled: list[int], ears: Vec3,
+               gain: Array, lowpass: Array) -> None:
+    """The walls between the listener and each of the ``walled`` rows (``hear_through``,
+    cached per emitter): each row behind a wall has its gain times the walls'
+    transmission and their cutoff, as ``EmitterService.hear``."""
+    entities, positions = rows.entities, rows.positions
+    found = walls.hear_through_many([entities[row] for row in walled],
+                                    lambda i: PLACE(positions[walled[i]]), ears)
+    behind = [(row, count, loss_db) for row, (count, loss_db) in zip(walled, found, strict=True)
+              if count]
+    if not behind:
+        return
+    at = [row for row, _count, _loss in behind]
+    # a few distinct losses and counts (whole walls): each law once
+    factors = {loss: transmission_gain(loss) for _row, _count, loss in behind}
+    cutoffs = {count: wall_cutoff_hz(count) for _row, count, _loss in behind}
+    gain[at] = gain[at] * np.array([factors[loss] for _row, _count, loss in behind])
+    lowpass[at] = [cutoffs[count] for _row, count, _loss in behind]
 
 
 def row_velocities(service: EmitterService, rows: EmitterRows, moving: Array, xyz: Array

@@ -26,6 +26,7 @@ for the few emitters with a cone, the exponential or a custom rolloff.
 
 from __future__ import annotations
 
+import math
 from itertools import chain
 from operator import attrgetter, is_, itemgetter
 from typing import TYPE_CHECKING, Any
@@ -38,9 +39,7 @@ from soundscape.components.emitter import Emitter, revision_stamp
 from soundscape.components.spatial import Position, Velocity
 from soundscape.laws.spatial import (
     DistanceModel,
-    cone_gain,
     distance_gain,
-    facing_angle,
 )
 
 if TYPE_CHECKING:
@@ -219,6 +218,12 @@ class EmitterRows:
         self.any_flat = bool((self.rolloff == NONE).any())
         self.by_law = np.flatnonzero(self.rolloff == BY_LAW).tolist()
         self.coned_rows = np.flatnonzero(self.coned).tolist()
+        cones = [self.cones[row] for row in self.coned_rows]
+        # each coned row's heading as ``facing_angle`` takes it (the C library's sin and
+        # cos, once a setting), its half angles as ``cone_gain`` halves them, its gain
+        self.cone_laws = np.array(
+            [(math.sin(heading), math.cos(heading), inner / 2.0, outer / 2.0, outer_gain)
+             for heading, inner, outer, outer_gain in cones], np.float64).reshape(-1, 5).T
 
     def reread(self, row: int, bank: ChannelBank) -> None:
         """Read one row's emitter and channel again (after the per-emitter path ran)."""
@@ -381,8 +386,24 @@ class EmitterRows:
         for row in self.by_law:
             gain[row] = distance_gain(float(distance[row]), self.models[row])
         gain = self.volume * (gain if no_nan else np.where(np.isnan(distance), 0.0, gain))
-        for row in self.coned_rows:
-            heading, inner, outer, outer_gain = self.cones[row]
-            gain[row] *= cone_gain(facing_angle(heading, -float(dx[row]), -float(dy[row]),
-                                                -float(dz[row])), inner, outer, outer_gain)
+        if self.coned_rows:
+            gain[self.coned_rows] *= self.cone_gains(dx, dy, dz)
         return gain
+
+    def cone_gains(self, dx: Array, dy: Array, dz: Array) -> Array:
+        """``cone_gain(facing_angle(...))`` of each coned row (``coned_rows``; ``dx``...: the
+        offsets from the listener to every row): the laws' operations in their order over
+        arrays, but ``acos``, which numpy computes differently from the C library, per
+        row through ``math.acos``."""
+        at = self.coned_rows
+        sin_h, cos_h, inner, outer, outer_gain = self.cone_laws
+        x, y, z = -dx[at], -dy[at], -dz[at]  # from the source to the listener
+        with np.errstate(all="ignore"):  # a far or NaN offset: NaN, as the law's
+            length = np.sqrt(x * x + y * y + z * z)
+            cos = py_min(py_max((x * sin_h + z * cos_h) / length, -1.0), 1.0)
+            angle = np.where(length == 0.0, 0.0, [math.acos(c) for c in cos.tolist()])
+            degrees = np.abs(angle) * (180.0 / math.pi)  # math.degrees
+            between = 1.0 + (outer_gain - 1.0) * (degrees - inner) / (outer - inner)
+        return np.where(degrees <= inner, 1.0, np.where(degrees >= outer, outer_gain,
+                                                        np.where(outer > inner, between,
+                                                                 outer_gain)))

@@ -130,7 +130,7 @@ def cone_gain(angle_rad: float, inner_deg: float, outer_deg: float, outer_gain: 
     inner, outer = inner_deg / 2.0, outer_deg / 2.0
     if angle <= inner:
         return 1.0
-    if angle >= outer:
+    if angle >= outer or not outer > inner:  # (the latter: a NaN angle, no line to take)
         return float(outer_gain)
     return 1.0 + (outer_gain - 1.0) * (angle - inner) / (outer - inner)
 

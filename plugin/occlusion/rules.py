@@ -131,5 +131,13 @@ def cache_due(tick: int, cache_tick: int, cache_index: int) -> bool:
     >>> cache_due(0, -1, 0), cache_due(4, -1, 5), cache_due(5, -1, 5)
     (True, False, True)
     """
-    start = (cache_tick // CACHE_TICKS) * CACHE_TICKS
-    return tick >= start + CACHE_TICKS + cache_index % CACHE_TICKS
+    return tick >= next_due(cache_tick, cache_index)
+
+
+def next_due(cache_tick: int, cache_index: int) -> int:
+    """The first tick at which ``cache_due`` holds for a record counted at ``cache_tick``.
+
+    >>> next_due(13, 5), next_due(-1, 5)
+    (29, 5)
+    """
+    return (cache_tick // CACHE_TICKS) * CACHE_TICKS + CACHE_TICKS + cache_index % CACHE_TICKS

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,7 +32,12 @@ from soundscape.laws.oni import (
 )
 from soundscape.listener import usable
 from soundscape.occlusion.flybys import FlybyTable
-from soundscape.occlusion.rules import CACHE_TICKS, OcclusionResult, cache_due, count_walls
+from soundscape.occlusion.rules import (
+    CACHE_TICKS,
+    OcclusionResult,
+    count_walls,
+    next_due,
+)
 from soundscape.occlusion.space import WallSpace
 
 if TYPE_CHECKING:
@@ -64,6 +70,8 @@ class Heard:
     cache_tick: int
     walls: int
     transmission_db: float
+    due_tick: int
+    """The tick its walls are counted again (``rules.next_due``)."""
 
 
 def _finite3(v: Vec3) -> bool:
@@ -161,14 +169,29 @@ class OcclusionService:
         """
         tick = self.ctx.clock.tick
         cached = self.heard.get(key)
-        if cached is not None and not cache_due(tick, cached.cache_tick, key):
+        if cached is not None and tick < cached.due_tick:  # (``rules.cache_due``)
             return cached.walls, cached.transmission_db
         if self._walls_tick != tick:
             self.sync_walls()
         walls, loss = self.walls.crossings(place, listener)
-        self.heard[key] = Heard(tick, walls, loss)
+        self.heard[key] = Heard(tick, walls, loss, next_due(tick, key))
         self.last_rays[key] = RayTrace(place, listener, walls, 10.0 ** (loss / 20.0), True, tick)
         return walls, loss
+
+    def hear_through_many(self, keys: Sequence[int], place_of: Callable[[int], Vec3],
+                          listener: Vec3) -> list[tuple[int, float]]:
+        """``hear_through`` of each of ``keys`` (``place_of(i)``: the place of ``keys[i]``,
+        asked only when its count is due): the same counts, casts and records, without
+        a call a key while its cached count holds (most keys, most ticks)."""
+        tick, found = self.ctx.clock.tick, self.heard.get
+        out: list[tuple[int, float]] = []
+        for i, key in enumerate(keys):
+            cached = found(key)
+            if cached is None or tick >= cached.due_tick:
+                out.append(self.hear_through(key, place_of(i), listener))
+            else:
+                out.append((cached.walls, cached.transmission_db))
+        return out
 
     # -- counting -------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from soundscape.audio.profiles import apply_law, modern_law_arrays
 from soundscape.audio.pymath import positive_max, positive_min, py_max, py_min
 from soundscape.components import Emitter, Listener, Position, Velocity
 from soundscape.laws.modern import bearing_pan
+from soundscape.laws.spatial import cone_gain, facing_angle
 
 ODD = [float("nan"), float("inf"), -float("inf"), 1e308, -1e308, 0.0, -0.0]
 
@@ -350,5 +351,40 @@ def test_rows_stand_while_other_entities_come_and_go(path):
         esper.add_component(ents[2], Position(9.0, 0.0, 0.0))  # a new Position object
         esper.process(1 / 60)
         assert service._rows is not rows and service._rows.positions[2].x_m == 9.0
+    finally:
+        plugin.uninstall()
+
+
+def test_cone_gains_equal_the_per_source_cone_law_to_the_bit():
+    """``EmitterRows.cone_gains`` (arrays, ``math.acos`` per row) against
+    ``cone_gain(facing_angle(...))`` per row: random cones (equal inner and outer
+    angles among them), offsets odd and plain, a source at the listener."""
+    rng = random.Random(41)
+    plugin = install()
+    try:
+        for _ in range(60):
+            inner = rng.choice([0.0, 90.0, rng.uniform(0.0, 359.0)])
+            outer = rng.choice([inner, rng.uniform(inner, 360.0)])
+            esper.create_entity(Emitter("hum", heading_rad=rng.uniform(-7.0, 7.0),
+                                        cone_inner_deg=inner, cone_outer_deg=outer,
+                                        cone_outer_gain=rng.uniform(0.0, 1.0)),
+                                Position(0.0, 0.0, 0.0))
+        esper.create_entity(Listener(), Position(0.0, 0.0, 0.0))
+        esper.process(1 / 60)
+        rows = plugin.context.emitters._rows
+        assert rows.coned_rows == list(range(60))
+        for _ in range(20):
+            dx, dy, dz = (np.array([rng.choice(ODD) if rng.random() < 0.1 else
+                                    rng.uniform(-50.0, 50.0) for _ in range(60)])
+                          for _ in range(3))
+            dx[0] = dy[0] = dz[0] = 0.0  # at the listener
+            with np.errstate(all="ignore"):
+                got = rows.cone_gains(dx, dy, dz).tolist()
+            want = []
+            for row in range(60):
+                heading, inner, outer, outer_gain = rows.cones[row]
+                want.append(cone_gain(facing_angle(heading, -float(dx[row]), -float(dy[row]),
+                                                   -float(dz[row])), inner, outer, outer_gain))
+            assert [repr(v) for v in got] == [repr(v) for v in want]
     finally:
         plugin.uninstall()
