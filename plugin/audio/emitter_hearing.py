@@ -149,18 +149,24 @@ def hear_walls(walls: OcclusionForEmitters, rows: EmitterRows, walled: list[int]
     cached per emitter): each row behind a wall has its gain times the walls'
     transmission and their cutoff, as ``EmitterService.hear``."""
     entities, positions = rows.entities, rows.positions
-    found = walls.hear_through_many([entities[row] for row in walled],
-                                    lambda i: PLACE(positions[walled[i]]), ears)
-    behind = [(row, count, loss_db) for row, (count, loss_db) in zip(walled, found, strict=True)
-              if count]
+    every = len(walled) == rows.count  # (every row occluded and heard: no gathers)
+    keys = entities if every else [entities[row] for row in walled]
+    if every:
+        found = walls.hear_through_many(keys, lambda i: PLACE(positions[i]), ears)
+    else:
+        found = walls.hear_through_many(keys, lambda i: PLACE(positions[walled[i]]), ears)
+    counts, losses = zip(*found, strict=True)
+    behind = np.flatnonzero(counts).tolist()
     if not behind:
         return
-    at = [row for row, _count, _loss in behind]
-    # a few distinct losses and counts (whole walls): each law once
-    factors = {loss: transmission_gain(loss) for _row, _count, loss in behind}
-    cutoffs = {count: wall_cutoff_hz(count) for _row, count, _loss in behind}
-    gain[at] = gain[at] * np.array([factors[loss] for _row, _count, loss in behind])
-    lowpass[at] = [cutoffs[count] for _row, count, _loss in behind]
+    at = behind if every else [walled[i] for i in behind]
+    # whole walls: a few distinct counts and losses, each law once
+    lost = [losses[i] for i in behind]
+    crossed = [counts[i] for i in behind]
+    factors = {loss: transmission_gain(loss) for loss in set(lost)}
+    cutoffs = {count: wall_cutoff_hz(count) for count in set(crossed)}
+    gain[at] = gain[at] * np.array([factors[loss] for loss in lost])
+    lowpass[at] = [cutoffs[count] for count in crossed]
 
 
 def row_velocities(service: EmitterService, rows: EmitterRows, moving: Array, xyz: Array

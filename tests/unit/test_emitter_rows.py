@@ -20,7 +20,7 @@ from soundscape.audio.emitter_hearing import bearing_pans
 from soundscape.audio.emitters import Heard, spatial_of
 from soundscape.audio.profiles import apply_law, modern_law_arrays
 from soundscape.audio.pymath import positive_max, positive_min, py_max, py_min
-from soundscape.components import Emitter, Listener, Position, Velocity
+from soundscape.components import Emitter, Listener, Position, Velocity, Wall
 from soundscape.laws.modern import bearing_pan
 from soundscape.laws.spatial import cone_gain, facing_angle
 
@@ -34,16 +34,17 @@ def path(request, monkeypatch):
     return request.param
 
 
-def install(**settings):
-    plugin = SoundscapePlugin(Settings(backend="none", features=("audio",), **settings)).install()
+def install(features=("audio",), **settings):
+    plugin = SoundscapePlugin(Settings(backend="none", features=features, **settings)).install()
     synth.add_to(plugin.context.sounds, "hum", synth.tone(220, 1.0))
     synth.add_to(plugin.context.sounds, "buzz", synth.tone(330, 0.05))
     return plugin
 
 
-def random_emitter(rng: random.Random, plain: bool = False) -> Emitter:
+def random_emitter(rng: random.Random, plain: bool = False, walled: bool = False) -> Emitter:
     """Any emitter; ``plain``: the inverse model with a near distance above 0 (the
-    rows' one-division path, ``EmitterRows.plain_inverse``)."""
+    rows' one-division path, ``EmitterRows.plain_inverse``); ``walled``: most heard
+    through the walls (``occlusion=True``)."""
     rolloff = rng.choice(["inverse", "inverse", "linear", "exponential", "none", "custom"])
     near = rng.choice([0.0, 0.5, 2.0, rng.uniform(0.0, 10.0)])
     factor = rng.choice([0.0, 1.0, rng.uniform(0.0, 3.0)])
@@ -59,7 +60,8 @@ def random_emitter(rng: random.Random, plain: bool = False) -> Emitter:
                    pitch=rng.choice([1.0, rng.uniform(0.5, 2.0)]),
                    heading_rad=rng.uniform(-4.0, 4.0), cone_inner_deg=inner,
                    cone_outer_deg=rng.uniform(inner, 360.0),
-                   cone_outer_gain=rng.uniform(0.0, 1.0), doppler=rng.random() < 0.8)
+                   cone_outer_gain=rng.uniform(0.0, 1.0), doppler=rng.random() < 0.8,
+                   occlusion=walled and rng.random() < 0.8)
 
 
 def coordinate(rng: random.Random) -> float:
@@ -105,27 +107,32 @@ def test_bearing_pans_equal_the_law_to_the_bit():
         assert [repr(v) for v in given_squares] == [repr(v) for v in want]
 
 
-@pytest.mark.parametrize(("seed", "plain"), [(1, False), (2, False), (3, False), (4, True)])
-def test_every_voice_gets_the_per_emitter_law(seed, plain, path):
+@pytest.mark.parametrize(("seed", "plain", "walled"),
+                         [(1, False, False), (2, False, False), (3, False, False),
+                          (4, True, False), (5, False, True), (6, True, True)])
+def test_every_voice_gets_the_per_emitter_law(seed, plain, walled, path):
     """Random emitters (every rolloff, cones, doppler by ``Velocity`` or derived), a moving and
     turning listener, places turning NaN and infinite and back: after each tick every
     playing voice's volume, pan, pitch and cutoff equal ``EmitterService.hear`` of
     that emitter, exactly."""
     rng = random.Random(seed)
-    plugin = install()
+    plugin = install(("audio", "occlusion") if walled else ("audio",))
     try:
         service = plugin.context.emitters
         listener = esper.create_entity(Listener(), Position(0.0, 1.7, 0.0),
                                        Velocity(1.0, 0.0, -2.0))
+        for _ in range(25 if walled else 0):  # walls among the emitters
+            x, z = rng.uniform(-50, 50), rng.uniform(-50, 50)
+            esper.create_entity(Wall(x, z, x + rng.uniform(-15, 15), z + rng.uniform(-15, 15)))
         entities = []
         for _ in range(120):
-            parts = [random_emitter(rng, plain), Position(coordinate(rng), coordinate(rng),
+            parts = [random_emitter(rng, plain, walled), Position(coordinate(rng), coordinate(rng),
                                                    coordinate(rng))]
             if rng.random() < 0.9:
                 parts.append(Velocity(rng.uniform(-40, 40), 0.0, rng.uniform(-40, 40)))
             entities.append(esper.create_entity(*parts))
         bank = plugin.context.channels["modern"]
-        checked = 0
+        checked = behind_walls = 0
         for _ in range(25):
             pos = esper.component_for_entity(listener, Position)
             pos.x_m, pos.z_m = rng.uniform(-20, 20), rng.uniform(-20, 20)
@@ -157,7 +164,9 @@ def test_every_voice_gets_the_per_emitter_law(seed, plain, path):
                 assert [repr(v) for v in got] == [repr(float(v)) for v in want]
                 assert channel.position == place or not math.isfinite(sum(place))
                 checked += 1
+                behind_walls += channel.lowpass_hz > 0.0
         assert checked == 25 * 120
+        assert bool(behind_walls) == walled  # the walls were heard through, or none exist
         bad = [e for e in plugin.context.events.where(event="bad_value") if "entity" in e]
         assert bad  # some places went NaN or infinite: logged, the tick went on
     finally:
