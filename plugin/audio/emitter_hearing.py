@@ -49,7 +49,7 @@ def bearing_pans(dx: Array, dz: Array, heading_rad: float, planar_sq: Array | No
         r = np.sqrt(dx * dx + dz * dz if planar_sq is None else planar_sq)
         low, high = PAN_SCALE_RANGE
         overhead = None
-        if not (r.min() > low and r.max() < high) if r.size else False:
+        if r.size and not (r.min() > low and r.max() < high):
             # (rare) scaled by the larger offset first, as the law; a source straight
             # above or below (r = 0) is among these
             odd = ~((r > low) & (r < high))
@@ -149,12 +149,12 @@ def hear_walls(walls: OcclusionForEmitters, rows: EmitterRows, walled: list[int]
     cached per emitter): each row behind a wall has its gain times the walls'
     transmission and their cutoff, as ``EmitterService.hear``."""
     entities, positions = rows.entities, rows.positions
-    every = len(walled) == rows.count  # (every row occluded and heard: no gathers)
-    keys = entities if every else [entities[row] for row in walled]
+    every = len(walled) == rows.count  # every row occluded and heard: no gathers
     if every:
-        found = walls.hear_through_many(keys, lambda i: PLACE(positions[i]), ears)
+        found = walls.hear_through_many(entities, lambda i: PLACE(positions[i]), ears)
     else:
-        found = walls.hear_through_many(keys, lambda i: PLACE(positions[walled[i]]), ears)
+        found = walls.hear_through_many([entities[row] for row in walled],
+                                        lambda i: PLACE(positions[walled[i]]), ears)
     counts, losses = zip(*found, strict=True)
     behind = np.flatnonzero(counts).tolist()
     if not behind:

@@ -135,7 +135,7 @@ class EmitterRows:
         self.track_velocity = np.zeros((3, n))
         if previous is not None and previous.count and n:
             self._carry(previous)
-        self._sort_rolloffs()
+        self._plan_laws()
 
     def holds(self, query: list[Any]) -> bool:
         """True when a new esper query list (any entity or component created or
@@ -199,11 +199,12 @@ class EmitterRows:
             self._read(row, bank)
         self.revision = revision
         if changed:
-            self._sort_rolloffs()
+            self._plan_laws()
 
-    def _sort_rolloffs(self) -> None:
-        """Which laws the rows need beyond the inverse model (``gains``), whether any
-        row is occluded (``hear_rows`` asks the walls) and whether every pitch is 1."""
+    def _plan_laws(self) -> None:
+        """What the rows' laws need after a settings change: which models beyond the
+        inverse one (``gains``), the cones' constants (``cone_gains``), whether any row
+        is occluded (``hear_rows`` asks the walls) and whether every pitch is 1."""
         self.any_occlusion = bool(self.occlusion.any())
         self.unit_pitch = bool((self.pitch == 1.0).all())
         """Every emitter's ``pitch`` is 1: its voice's pitch is the doppler factor itself."""
@@ -229,7 +230,7 @@ class EmitterRows:
         """Read one row's emitter and channel again (after the per-emitter path ran)."""
         self._read(row, bank)
         self.revision[row] = self.emitters[row].revision
-        self._sort_rolloffs()
+        self._plan_laws()
 
     def _read(self, row: int, bank: ChannelBank) -> None:
         emitter = self.emitters[row]
@@ -370,9 +371,11 @@ class EmitterRows:
         if distance is None:
             distance = np.sqrt(dx * dx + dy * dy + dz * dz)
         ref, far, factor, rolloff = self.ref, self.far, self.factor, self.rolloff
-        if self.plain_inverse:  # ref > 0, far >= ref: bounds above 0; every denominator
-            d = positive_min(positive_max(distance, ref), far)  # >= ref > 0 but a NaN's
-            gain = ref / (ref + factor * (d - ref))  # (the NaN distances are made 0 below)
+        if self.plain_inverse:
+            # bounds above 0 (``positive_min`` is Python's min), and every denominator is
+            # at least ref > 0 but a NaN distance's, whose gain is made 0 below
+            d = positive_min(positive_max(distance, ref), far)
+            gain = ref / (ref + factor * (d - ref))
         else:
             d = py_min(py_max(distance, ref), far)
             denominator = ref + factor * (d - ref)
