@@ -4,13 +4,12 @@ plainly playing cursors in one array step over its columns."""
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from soundscape.audio.profiles import MAX_STEP
-from soundscape.audio.pymath import all_set, any_set, py_max, py_min
+from soundscape.audio.profiles import MAX_STEP, hold_rate, hold_rates
+from soundscape.audio.pymath import all_set, any_set
 from soundscape.components.channel import PAUSED, PLAYING, UPDATING, Channel
 
 if TYPE_CHECKING:
@@ -115,8 +114,7 @@ def advance_few(bank: ChannelBank, ticks: int, held: frozenset[str] | set[str]) 
                 advance_one(bank, channel, ticks, held)
             continue
         # held_rate_hz of a modern channel, then advance_one's step
-        rate = columns.sample_rate_hz.item(slot) * columns.pitch.item(slot)
-        rate = min(max(rate, 0.0), cap) if math.isfinite(rate) else 0.0
+        rate = hold_rate(columns.sample_rate_hz.item(slot) * columns.pitch.item(slot), cap)
         moved = columns.cursor_frames.item(slot) + rate * ticks / tick_hz
         columns.cursor_frames[slot] = moved
         if not moved < columns.length_frames.item(slot):
@@ -148,12 +146,7 @@ def move_cursors(bank: ChannelBank, columns: ChannelColumns, n: int, at: np.ndar
 
     cap = MAX_STEP * float(bank.ctx.settings.sample_rate_hz)
     with np.errstate(all="ignore"):  # a NaN or infinite rate holds still
-        rate = part(columns.sample_rate_hz) * part(columns.pitch)
-        low, high = rate.min(), rate.max()
-        if low >= 0.0 and high <= cap:  # (a NaN fails both) each held rate is its rate
-            held_rate = rate
-        else:
-            held_rate = np.where(np.isfinite(rate), py_min(py_max(rate, 0.0), cap), 0.0)
+        held_rate = hold_rates(part(columns.sample_rate_hz) * part(columns.pitch), cap)
         # cursor + rate * ticks / tick_hz, as advance_one; x * 1 is x
         frames = (held_rate * ticks if ticks != 1 else held_rate) / bank.ctx.clock.tick_hz
         if at is None:

@@ -115,10 +115,31 @@ def held_rate_hz(profile: str, channel: Channel, output_rate_hz: float) -> float
     >>> held_rate_hz("oni", Channel("b", 0, pitch=1e6), 48_000) == MAX_STEP * 48_000
     True
     """
-    rate = playback_rate_hz(profile, channel)
-    if not math.isfinite(rate):
-        return 0.0
-    return min(max(rate, 0.0), MAX_STEP * float(output_rate_hz))
+    return hold_rate(playback_rate_hz(profile, channel), MAX_STEP * float(output_rate_hz))
+
+
+def hold_rate(rate_hz: float, cap_hz: float) -> float:
+    """A playback rate held as the mixer plays it: 0 up to ``cap_hz`` (``MAX_STEP`` x the
+    output rate), 0 for a NaN or infinite one (``held_rate_hz``; ``hold_rates`` over
+    arrays).
+
+    >>> hold_rate(-5.0, 100.0), hold_rate(float("nan"), 100.0), hold_rate(150.0, 100.0)
+    (0.0, 0.0, 100.0)
+    """
+    return min(max(rate_hz, 0.0), cap_hz) if math.isfinite(rate_hz) else 0.0
+
+
+def hold_rates(rate_hz: np.ndarray[Any, Any], cap_hz: float) -> np.ndarray[Any, Any]:
+    """``hold_rate`` of every element (Python's ``min``/``max``, ``pymath``): the array
+    itself when every rate already lies in 0..``cap_hz`` (a NaN fails both tests).
+
+    >>> hold_rates(np.array([-5.0, float("nan"), 150.0, 50.0]), 100.0).tolist()
+    [0.0, 0.0, 100.0, 50.0]
+    """
+    if rate_hz.size and rate_hz.min() >= 0.0 and rate_hz.max() <= cap_hz:
+        return rate_hz
+    with np.errstate(invalid="ignore"):  # NaN compares: made 0 here
+        return np.where(np.isfinite(rate_hz), py_min(py_max(rate_hz, 0.0), cap_hz), 0.0)
 
 
 def apply_law(bank: ChannelBank, channel: Channel, output_rate_hz: int, bits: int = 16) -> bool:
@@ -185,8 +206,8 @@ def modern_law(volume: float, pan: float, pitch: float, rate_hz: float, level: f
     left, right = gain_left * overall, gain_right * overall
     if not (abs(left) <= MAX_GAIN and abs(right) <= MAX_GAIN):
         return None
-    rate = sample_rate_hz * pitch  # playback_rate_hz, held as held_rate_hz holds it
-    held = min(max(rate, 0.0), MAX_STEP * float(output_rate_hz)) if math.isfinite(rate) else 0.0
+    # playback_rate_hz, held as held_rate_hz holds it
+    held = hold_rate(sample_rate_hz * pitch, MAX_STEP * float(output_rate_hz))
     return left, right, held / float(output_rate_hz)
 
 
@@ -288,11 +309,6 @@ def gains_fit(gains: np.ndarray[Any, Any]) -> bool:
 def step_arrays(rate_hz: np.ndarray[Any, Any], output_rate_hz: int,
                 out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any]:
     """``held_rate_hz(...) / output_rate_hz`` over arrays of ``playback_rate_hz`` (into
-    ``out`` when given): when every rate lies in 0..``MAX_STEP`` x the output rate (a
-    NaN fails both tests) each is held as it is, so one divide does."""
+    ``out`` when given; ``hold_rates``)."""
     output = float(output_rate_hz)
-    cap = MAX_STEP * output
-    if rate_hz.size and rate_hz.min() >= 0.0 and rate_hz.max() <= cap:
-        return np.divide(rate_hz, output, out=out)
-    held = py_min(py_max(rate_hz, 0.0), cap)
-    return np.divide(np.where(np.isfinite(rate_hz), held, 0.0), output, out=out)
+    return np.divide(hold_rates(rate_hz, MAX_STEP * output), output, out=out)
