@@ -227,18 +227,13 @@ def restore_channel(bank: ChannelBank, channel: Channel, first_tick: int,
     if not (channel.flags & PLAYING and channel.audible) or slot in bank._sent \
             or channel.voice_id in bank._unsent or sound is None:
         return  # stopped, culled again or played anew since: nothing to restore
-    moved = 0.0
     held = bank.ctx.buses.paused_names if bank.ctx.has("buses") else frozenset()
-    if not channel.flags & PAUSED and channel.bus not in held:
-        ticks = ticks_advanced(bank, slot)
-        moved = bank.playback_rate_hz(channel) * ticks / bank.ctx.clock.tick_hz
-    offset = channel.cursor_frames - moved
-    if channel.loop and channel.length_frames > 0:
-        offset %= channel.length_frames
+    offset = interval_start(bank, channel, channel.cursor_frames, channel.loop,
+                            channel.length_frames,
+                            moving=not channel.flags & PAUSED and channel.bus not in held)
     channel.voice_id = voice = next(bank.ctx.voice_ids)
     params = voice_params(bank, channel, sound)
-    out.append(start(voice, sound, params, tick=first_tick, offset=max(offset, 0.0),
-                     fade_in=True))
+    out.append(start(voice, sound, params, tick=first_tick, offset=offset, fade_in=True))
     bank._sent[slot] = (voice, params, sound)
 
 
@@ -261,14 +256,9 @@ def restore_from_columns(bank: ChannelBank, channel: Channel, first_tick: int,
     paused, bus, held = flags & PAUSED != 0, 0, False
     if bank.ctx.has("buses"):  # (held: the bus is among ``paused_names``)
         bus, held = bank.ctx.buses.voice_bus(columns.bus_names[columns.bus_id.item(slot)])
-    moved = 0.0
-    if not paused and not held:
-        ticks = ticks_advanced(bank, slot)
-        moved = bank.playback_rate_hz(channel) * ticks / bank.ctx.clock.tick_hz
-    loop, length = columns.loop.item(slot), columns.length_frames.item(slot)
-    offset = columns.cursor_frames.item(slot) - moved
-    if loop and length > 0:
-        offset %= length
+    loop = columns.loop.item(slot)
+    offset = interval_start(bank, channel, columns.cursor_frames.item(slot), loop,
+                            columns.length_frames.item(slot), moving=not paused and not held)
     voice = next(bank.ctx.voice_ids)
     columns.voice_id[slot] = voice
     # ``voice_params``' fields in its order (no Miles factors, send or ear here)
@@ -276,9 +266,25 @@ def restore_from_columns(bank: ChannelBank, channel: Channel, first_tick: int,
         columns.gain_left.item(slot), columns.gain_right.item(slot), columns.step.item(slot),
         loop, paused or held, True, bank.profile == "modern", None, None, None,
         columns.lowpass_hz.item(slot), bus))
-    out.append(new_tuple(Command, (START, voice, first_tick, 0.0, sound, params,
-                                   max(offset, 0.0), (), True)))
+    out.append(new_tuple(Command, (START, voice, first_tick, 0.0, sound, params, offset, (),
+                                   True)))
     bank._sent[slot] = (voice, params, sound)
+
+
+def interval_start(bank: ChannelBank, channel: Channel, cursor_frames: float, loop: bool,
+                   length_frames: float, *, moving: bool) -> float:
+    """The source frame a restored voice starts at: where its game-side cursor
+    (``cursor_frames``) was when this tick interval began, back by the ticks it has
+    advanced since when it is ``moving`` (not paused, its bus not held), wrapped into a
+    loop, never before 0."""
+    moved = 0.0
+    if moving:
+        ticks = ticks_advanced(bank, channel.index)
+        moved = bank.playback_rate_hz(channel) * ticks / bank.ctx.clock.tick_hz
+    offset = cursor_frames - moved
+    if loop and length_frames > 0:
+        offset %= length_frames
+    return max(offset, 0.0)
 
 
 def mark_published(bank: ChannelBank) -> None:
