@@ -161,10 +161,7 @@ def loudest(neg: np.ndarray, limit: int) -> np.ndarray:
     audible = neg <= edge
     if count_nonzero(audible) == limit:
         return audible  # no tie at the edge (a NaN edge gives none: handled below)
-    audible = neg < edge
-    ties = np.flatnonzero(neg == edge)[: limit - int(count_nonzero(audible))]
-    audible[ties] = True  # the lower channel indices among equals
-    return audible
+    return with_ties(neg < edge, neg == edge, limit)
 
 
 def loudest_of(loud: np.ndarray, limit: int) -> np.ndarray:
@@ -178,10 +175,16 @@ def loudest_of(loud: np.ndarray, limit: int) -> np.ndarray:
     audible = loud >= edge
     if count_nonzero(audible) == limit:
         return audible  # no tie at the edge
-    audible = loud > edge
-    ties = np.flatnonzero(loud == edge)[: limit - int(count_nonzero(audible))]
-    audible[ties] = True  # the lower channel indices among equals
-    return audible
+    return with_ties(loud > edge, loud == edge, limit)
+
+
+def with_ties(beyond: np.ndarray, at_edge: np.ndarray, limit: int) -> np.ndarray:
+    """``beyond`` (the voices louder than the ``limit``-th loudest) with the first of
+    ``at_edge`` (as loud as it) added until ``limit`` are: the lower channel indices
+    among equals (``loudest``, ``loudest_of``)."""
+    ties = np.flatnonzero(at_edge)[: limit - int(count_nonzero(beyond))]
+    beyond[ties] = True
+    return beyond
 
 
 def rank_of_loud(loud: np.ndarray, i: int) -> int:
