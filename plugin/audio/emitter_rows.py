@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import esper
 import numpy as np
 
+from soundscape.audio.emitter_types import model_of
 from soundscape.audio.pymath import Array, all_set, positive_max, positive_min, py_max, py_min
 from soundscape.components.emitter import Emitter, revision_stamp
 from soundscape.components.spatial import Position, Velocity
@@ -54,12 +55,6 @@ INVERSE, LINEAR, NONE, BY_LAW = 0, 1, 2, 3
 (``"exponential"``, ``"custom"``) done by ``laws.spatial.distance_gain`` per emitter."""
 _ROLLOFF = {"inverse": INVERSE, "linear": LINEAR, "none": NONE, "exponential": BY_LAW,
             "custom": BY_LAW}
-
-
-def model_of(emitter: Emitter) -> DistanceModel:
-    """An ``Emitter``'s distance model."""
-    return DistanceModel(emitter.rolloff, emitter.min_distance_m, emitter.max_distance_m,
-                         emitter.rolloff_factor, emitter.curve)
 
 
 class EmitterRows:

@@ -99,10 +99,14 @@ def finite_position(position: Any) -> tuple[float, float, float] | None:
     return (x, y, z) if math.isfinite(x + y + z) else None
 
 
+def model_of(emitter: Emitter) -> DistanceModel:
+    """An ``Emitter``'s distance model."""
+    return DistanceModel(emitter.rolloff, emitter.min_distance_m, emitter.max_distance_m,
+                         emitter.rolloff_factor, emitter.curve)
+
+
 def spatial_of(emitter: Emitter) -> Spatial:
     """An ``Emitter``'s laws."""
-    return Spatial(emitter.volume,
-                   DistanceModel(emitter.rolloff, emitter.min_distance_m, emitter.max_distance_m,
-                                 emitter.rolloff_factor, emitter.curve),
-                   emitter.occlusion, emitter.doppler, emitter.heading_rad,
+    return Spatial(emitter.volume, model_of(emitter), emitter.occlusion, emitter.doppler,
+                   emitter.heading_rad,
                    (emitter.cone_inner_deg, emitter.cone_outer_deg, emitter.cone_outer_gain))
