@@ -65,13 +65,12 @@ class RayTrace:
 
 @dataclass(slots=True)
 class Heard:
-    """A generic emitter's cached walls: when counted, how many, their summed loss (dB)."""
+    """A generic emitter's cached walls: how many, their summed loss (dB), and the tick
+    they are counted again (``rules.next_due`` of the tick they were counted)."""
 
-    cache_tick: int
     walls: int
     transmission_db: float
     due_tick: int
-    """The tick its walls are counted again (``rules.next_due``)."""
 
 
 def _finite3(v: Vec3) -> bool:
@@ -174,7 +173,7 @@ class OcclusionService:
         if self._walls_tick != tick:
             self.sync_walls()
         walls, loss = self.walls.crossings(place, listener)
-        self.heard[key] = Heard(tick, walls, loss, next_due(tick, key))
+        self.heard[key] = Heard(walls, loss, next_due(tick, key))
         self.last_rays[key] = RayTrace(place, listener, walls, 10.0 ** (loss / 20.0), True, tick)
         return walls, loss
 
